@@ -1,0 +1,24 @@
+/**
+ * Fills a route template such as `/v2/webhooks/{webhook_uuid}/deactivate`. Every parameter is
+ * percent-encoded, and values that would silently address another resource (empty, `.`, `..`, null or
+ * undefined) are refused before anything is sent.
+ */
+export function fillPath(
+  template: string,
+  params: Readonly<Record<string, string | undefined | null>>,
+): string {
+  return template.replace(/\{([a-z_]+)\}/g, (_match, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === null || value === "" || value === "." || value === "..") {
+      throw new TypeError(
+        `path parameter ${name} must be a non-empty identifier (got ${JSON.stringify(value)})`,
+      );
+    }
+    return encodeURIComponent(value);
+  });
+}
+
+/** Converts a route template to the `:param` form HTTP routers use. */
+export function toRouterPath(template: string): string {
+  return template.replace(/\{([a-z_]+)\}/g, ":$1");
+}

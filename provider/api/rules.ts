@@ -1,0 +1,182 @@
+import { z } from "zod";
+import { type ApiVersion, VERSION_TRAITS } from "./versions";
+
+/**
+ * The rules a webhook or domain request must meet, written once. The sandbox enforces them on the wire
+ * and the Pulumi resources check them at preview time, so a bad input fails before anything changes.
+ */
+export const ACTIVITY_NAMES = ["authentication", "fingerprint"] as const;
+export const FORM_FACTORS = ["lightbox", "microscopic", "free_camera"] as const;
+export const FILTER_KEYS = ["activity.name", "activity.form_factor", "owner.user.username"] as const;
+
+const HOST_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** A bare hostname: no scheme, port, path or trailing dot or slash; at least two labels. */
+export function hostnameProblem(value: string): string | undefined {
+  if (value.length === 0) return "must not be empty";
+  if (/[/:?#@\s]/.test(value)) return "must be a bare hostname, without scheme, port, path or trailing slash";
+  if (value !== value.toLowerCase()) return "must be lower case";
+  if (value.length > 253) return "must be at most 253 characters";
+  const labels = value.split(".");
+  if (labels.length < 2) return "must have at least two labels, such as hooks.example.com";
+  if (!labels.every((l) => HOST_LABEL.test(l))) {
+    return "must consist of labels of letters, digits and inner hyphens, separated by single dots";
+  }
+  return undefined;
+}
+
+export const Hostname = z.string().superRefine((value, ctx) => {
+  const problem = hostnameProblem(value);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
+export function endpointProblem(value: string, version: ApiVersion): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "must be an absolute URL such as https://hooks.example.com/service/events";
+  }
+  if (url.protocol !== "https:") return "must use https";
+  if (url.username || url.password) return "must not carry credentials";
+  const hostProblem = hostnameProblem(url.hostname);
+  if (hostProblem) return `host ${hostProblem}`;
+  if (VERSION_TRAITS[version].endpointMustBeBare) {
+    if (url.search || value.includes("?")) return "must not have a query string on API 2.0";
+    if (url.hash || value.includes("#")) return "must not have a fragment on API 2.0";
+    if (url.pathname.includes(";")) return "must not have ;params on API 2.0";
+  }
+  return undefined;
+}
+
+export function endpointSchema(version: ApiVersion) {
+  return z.string().superRefine((value, ctx) => {
+    const problem = endpointProblem(value, version);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+}
+
+export function secretKeySchema(version: ApiVersion) {
+  const { min, max } = VERSION_TRAITS[version].secretKey;
+  const atLeast = z.string().min(min, `must be at least ${min} characters on API ${version}`);
+  return max === undefined
+    ? atLeast
+    : atLeast.max(max, `must be at most ${max} characters on API ${version}`);
+}
+
+const FilterShape = z.object({
+  key: z.string(),
+  value: z.string().min(1, "must not be empty").optional(),
+  values: z.array(z.string().min(1, "must not be empty")).min(1, "must not be empty").optional(),
+});
+export type FilterInput = z.infer<typeof FilterShape>;
+
+/** A filter in canonical form: one sorted, de-duplicated `values` list. */
+export interface CanonicalFilter {
+  readonly key: string;
+  readonly values: readonly string[];
+}
+
+function filterValues(filter: FilterInput): string[] {
+  return filter.value !== undefined ? [filter.value] : (filter.values ?? []);
+}
+
+export function filtersSchema(version: ApiVersion) {
+  const bothAllowed = VERSION_TRAITS[version].filterValueAndValuesAllowed;
+  return z.array(FilterShape).superRefine((filters, ctx) => {
+    const seen = new Set<string>();
+    filters.forEach((filter, i) => {
+      const at = (...rest: (string | number)[]) => [i, ...rest];
+      if (!(FILTER_KEYS as readonly string[]).includes(filter.key)) {
+        ctx.addIssue({
+          code: "custom",
+          path: at("key"),
+          message: `must be one of ${FILTER_KEYS.join(", ")}`,
+        });
+        return;
+      }
+      if (seen.has(filter.key)) {
+        ctx.addIssue({ code: "custom", path: at("key"), message: `${filter.key} must appear only once` });
+      }
+      seen.add(filter.key);
+      const hasValue = filter.value !== undefined;
+      const hasValues = filter.values !== undefined;
+      if (!hasValue && !hasValues) {
+        ctx.addIssue({ code: "custom", path: at(), message: "needs value or values" });
+        return;
+      }
+      if (hasValue && hasValues && !bothAllowed) {
+        ctx.addIssue({
+          code: "custom",
+          path: at(),
+          message: `takes exactly one of value or values on API ${version}`,
+        });
+        return;
+      }
+      const values = filterValues(filter);
+      const field = hasValue ? "value" : "values";
+      if (filter.key === "activity.name") {
+        if (values.length !== 1 || !(ACTIVITY_NAMES as readonly string[]).includes(values[0]!)) {
+          ctx.addIssue({
+            code: "custom",
+            path: at(field),
+            message: `activity.name takes exactly one value, ${ACTIVITY_NAMES.join(" or ")}`,
+          });
+        }
+      }
+      if (filter.key === "activity.form_factor") {
+        const bad = values.filter((v) => !(FORM_FACTORS as readonly string[]).includes(v));
+        if (bad.length > 0) {
+          ctx.addIssue({
+            code: "custom",
+            path: at(field),
+            message: `activity.form_factor values must be among ${FORM_FACTORS.join(", ")} (got ${bad.join(", ")})`,
+          });
+        }
+      }
+    });
+    if (!seen.has("activity.name")) {
+      ctx.addIssue({
+        code: "custom",
+        path: [],
+        message: "must contain an activity.name filter with value authentication or fingerprint",
+      });
+    }
+  });
+}
+
+/** Order-free, `value`/`values`-free form of a filter list, for comparing two lists. */
+export function canonicalFilters(filters: readonly FilterInput[]): CanonicalFilter[] {
+  return filters
+    .map((f) => ({ key: f.key, values: [...new Set(filterValues(f))].sort() }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** The wire form of a canonical filter: `value` for a single value, else `values`. */
+export function toWireFilters(filters: readonly CanonicalFilter[]): FilterInput[] {
+  return filters.map((f) =>
+    f.values.length === 1 ? { key: f.key, value: f.values[0]! } : { key: f.key, values: [...f.values] },
+  );
+}
+
+export function sameFilters(a: readonly FilterInput[], b: readonly FilterInput[]): boolean {
+  return JSON.stringify(canonicalFilters(a)) === JSON.stringify(canonicalFilters(b));
+}
+
+/** `filters[1].values` from a zod issue path. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, part) => {
+    if (typeof part === "number") return `${acc}[${part}]`;
+    return acc ? `${acc}.${String(part)}` : String(part);
+  }, "");
+}
+
+export function webhookCreateBodySchema(version: ApiVersion) {
+  return z.object({
+    endpoint: z.object({ type: z.literal("url", "must be url"), value: endpointSchema(version) }),
+    secret_key: secretKeySchema(version),
+    channel: z.string().min(1, "must not be empty").nullish(),
+    filters: filtersSchema(version),
+  });
+}
+export type WebhookCreateBody = z.infer<ReturnType<typeof webhookCreateBodySchema>>;

@@ -1,0 +1,70 @@
+import { Agent } from "undici";
+
+/** One keep-alive connection pool for the whole process, whoever creates clients. */
+let pool: Agent | undefined;
+function sharedPool(): Agent {
+  pool ??= new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000, connections: 32 });
+  return pool;
+}
+
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly text: string;
+}
+
+export interface RawRequest {
+  readonly origin: string;
+  readonly path: string;
+  readonly method: "GET" | "POST";
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | undefined;
+  readonly timeoutMs: number;
+}
+
+export async function sendOnce(request: RawRequest): Promise<RawResponse> {
+  const response = await sharedPool().request({
+    origin: request.origin,
+    path: request.path,
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    headersTimeout: request.timeoutMs,
+    bodyTimeout: request.timeoutMs,
+  });
+  return { status: response.statusCode, headers: response.headers, text: await response.body.text() };
+}
+
+const NEVER_SENT = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+const TIMEOUTS = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+
+function codesOf(error: unknown): string[] {
+  const codes: string[] = [];
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") codes.push(code);
+  }
+  return codes;
+}
+
+/** True only when the request certainly never reached the server (no connection was made). */
+export function neverSent(error: unknown): boolean {
+  return codesOf(error).some((c) => NEVER_SENT.has(c));
+}
+
+export function isTimeout(error: unknown): boolean {
+  return codesOf(error).some((c) => TIMEOUTS.has(c));
+}
+
+export function describeTransportFailure(error: unknown): string {
+  const codes = codesOf(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return codes.length > 0 ? `${codes[0]}: ${message}` : message;
+}

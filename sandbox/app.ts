@@ -1,0 +1,146 @@
+import type { HttpBindings } from "@hono/node-server";
+import { type Context, Hono } from "hono";
+import { toRouterPath } from "../provider/api/path";
+import { ROUTES, type Route, type RouteName } from "../provider/api/routes";
+import type { ApiHandler, SandboxContext } from "./context";
+import { HttpError } from "./http-errors";
+import { ADMIN_ROUTES, mountAdmin } from "./routes/admin";
+import { domainHandlers } from "./routes/domains";
+import { sessionHandlers } from "./routes/sessions";
+import { webhookHandlers } from "./routes/webhooks";
+
+const HANDLERS: Record<RouteName, ApiHandler> = {
+  health: () => ({ status: "ok" }),
+  ...webhookHandlers,
+  ...domainHandlers,
+  ...sessionHandlers,
+};
+
+type Env = { Bindings: HttpBindings };
+const REQUEST_LOG_LIMIT = 100_000;
+
+/**
+ * The emulator as a Hono app: every route of the shared route table, behind the checks the spec puts in
+ * front of all of them, in the order the service applies them.
+ */
+export function createSandboxApp(ctx: SandboxContext): Hono<Env> {
+  const app = new Hono<Env>();
+
+  app.onError((error, c) => {
+    if (error instanceof HttpError) {
+      for (const [k, v] of Object.entries(error.headers)) c.header(k, v);
+      return c.json(error.body(), error.status as 400);
+    }
+    return c.json({ error: { code: "internal", message: "the sandbox failed to handle this request" } }, 500);
+  });
+
+  mountAdmin(app, ctx);
+  let requestCounter = 0;
+
+  for (const name of Object.keys(ROUTES) as RouteName[]) {
+    const route: Route = ROUTES[name];
+    app.on(route.method, toRouterPath(route.path), (c) => {
+      c.header("x-request-id", `req_${++requestCounter}`);
+      return handleApi(c, ctx, route, HANDLERS[name]);
+    });
+  }
+
+  // Fail loudly on anything unexpected, naming the request, so a wrong route shows up at once.
+  app.notFound((c) => {
+    ctx.requests.push({
+      method: c.req.method,
+      path: c.req.path,
+      route: undefined,
+      status: 404,
+      at: ctx.clock.now(),
+    });
+    return c.json(
+      {
+        error: {
+          code: "unknown_route",
+          message: `the sandbox has no route ${c.req.method} ${c.req.path}`,
+          routes: [
+            ...Object.values(ROUTES).map((r) => `${r.method} ${r.path}`),
+            ...Object.keys(ADMIN_ROUTES),
+          ],
+        },
+      },
+      404,
+    );
+  });
+  return app;
+}
+
+function tokenFrom(header: string | undefined): string | undefined {
+  const match = /^Token\s+(\S+)\s*$/.exec(header ?? "");
+  return match?.[1];
+}
+
+async function handleApi(
+  c: Context<Env>,
+  ctx: SandboxContext,
+  route: Route,
+  handler: ApiHandler,
+): Promise<Response> {
+  const record = (status: number) =>
+    ctx.requests.push({
+      method: route.method,
+      path: c.req.path,
+      route: route.path,
+      status,
+      at: ctx.clock.now(),
+    });
+  const fault = ctx.faults.take(route.method, c.req.path);
+  if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+  if (fault?.status !== undefined) {
+    record(fault.status);
+    if (fault.retryAfter !== undefined) c.header("retry-after", String(fault.retryAfter));
+    return c.json(
+      { error: { code: "injected_fault", message: `injected ${fault.status}` } },
+      fault.status as 500,
+    );
+  }
+  try {
+    const raw = c.req.header("authorization");
+    const wait = ctx.limiter.take(raw ?? "");
+    if (wait !== undefined) {
+      throw new HttpError(429, "rate_limited", "rate limit exceeded", [], { "retry-after": String(wait) });
+    }
+    const token = ctx.store.tokens.get(tokenFrom(raw) ?? "");
+    if (!token) throw new HttpError(401, "unauthorized", "the API token is missing or invalid");
+    const version = c.req.header("api-version");
+    if (version === undefined || !route.accepts.includes(version)) {
+      throw new HttpError(
+        400,
+        "invalid_headers",
+        `Api-Version ${version === undefined ? "is missing" : `${version} is not accepted`}; ${route.path} takes ${route.accepts.join(" or ")}`,
+      );
+    }
+    if (route.webhooksFeature && !token.webhooks) {
+      throw new HttpError(403, "webhooks_not_enabled", "this API token does not have webhooks enabled");
+    }
+    let body: unknown;
+    if (route.method === "POST") {
+      const text = await c.req.text();
+      try {
+        body = text.trim() === "" ? undefined : JSON.parse(text);
+      } catch {
+        throw new HttpError(400, "malformed_json", "the request body is not valid JSON");
+      }
+    }
+    const language = (c.req.header("accept-language") ?? "en").toLowerCase().startsWith("ja") ? "ja" : "en";
+    const result = await handler(
+      { token, version: route.version, params: c.req.param(), query: c.req.query(), body, language },
+      ctx,
+    );
+    record(200);
+    if (fault?.drop) {
+      // "Apply, then drop": the change is made, and the caller never hears of it.
+      c.env.incoming.socket.destroy();
+    }
+    return c.json(result as object, 200);
+  } catch (error) {
+    record(error instanceof HttpError ? error.status : 500);
+    throw error;
+  }
+}

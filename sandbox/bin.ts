@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+import { parseArgs } from "node:util";
+import { DEMO_TOKEN, startSandbox } from "./index";
+
+const USAGE =
+  "usage: service-sandbox --port <n> [--host 127.0.0.1] [--seed <file.json>] [--serve-dir <folder>]";
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: "string" },
+      host: { type: "string", default: "127.0.0.1" },
+      seed: { type: "string" },
+      "serve-dir": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const port = Number(values.port ?? "");
+  if (values.port === undefined || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`--port must be a port number (0 picks a free one)\n${USAGE}`);
+  }
+  const sandbox = await startSandbox({
+    port,
+    host: values.host,
+    seed: values.seed,
+    serveDir: values["serve-dir"],
+  });
+  // Tools read the base URL from the first line; keep it first and keep its shape.
+  process.stdout.write(`service-sandbox listening on ${sandbox.url}\n`);
+  if (values.seed === undefined) {
+    process.stdout.write(`demo organization "demo"; API token: ${DEMO_TOKEN}\n`);
+  }
+  process.stdout.write(`admin routes: ${sandbox.url}/_sandbox\n`);
+  const stop = () => {
+    void sandbox.close().then(() => process.exit(0));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`service-sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(2);
+});

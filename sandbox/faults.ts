@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+export const FaultSpec = z
+  .object({
+    method: z.enum(["GET", "POST"]),
+    /** An exact path, or a prefix ending in `*`. */
+    path: z.string().startsWith("/"),
+    count: z.number().int().positive().default(1),
+    /** Answer with this status instead of handling the request. */
+    status: z.number().int().min(400).max(599).optional(),
+    retryAfter: z.number().int().min(0).optional(),
+    /** Hold the request this long before handling it. */
+    delayMs: z.number().int().min(0).max(60_000).optional(),
+    /** Handle the request, then close the connection without answering. */
+    drop: z.boolean().optional(),
+  })
+  .refine((f) => f.status !== undefined || f.delayMs !== undefined || f.drop === true, {
+    message: "a fault needs status, delayMs or drop",
+  })
+  .refine((f) => !(f.status !== undefined && f.drop === true), {
+    message: "status and drop exclude each other",
+  });
+export type FaultSpec = z.output<typeof FaultSpec>;
+
+/** Faults armed for the next N requests that match a method and path. */
+export class FaultTable {
+  private faults: { spec: FaultSpec; left: number }[] = [];
+
+  add(spec: FaultSpec): void {
+    this.faults.push({ spec, left: spec.count });
+  }
+
+  clear(): void {
+    this.faults = [];
+  }
+
+  /** The fault for this request, if one is armed; using it counts it down. */
+  take(method: string, path: string): FaultSpec | undefined {
+    const entry = this.faults.find(
+      (f) => f.left > 0 && f.spec.method === method && pathMatches(f.spec.path, path),
+    );
+    if (!entry) return undefined;
+    entry.left -= 1;
+    this.faults = this.faults.filter((f) => f.left > 0);
+    return entry.spec;
+  }
+}
+
+function pathMatches(pattern: string, path: string): boolean {
+  return pattern.endsWith("*") ? path.startsWith(pattern.slice(0, -1)) : pattern === path;
+}

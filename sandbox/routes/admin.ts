@@ -1,0 +1,70 @@
+import { resolve } from "node:path";
+import type { HttpBindings } from "@hono/node-server";
+import { serveStatic } from "@hono/node-server/serve-static";
+import type { Hono } from "hono";
+import type { SandboxContext } from "../context";
+import { parseWith } from "../context";
+import { FaultSpec } from "../faults";
+import { HttpError } from "../http-errors";
+import { SessionUpsert, upsertSession } from "../sessions";
+
+export const ADMIN_ROUTES = {
+  "GET /_sandbox": "this list",
+  "POST /_sandbox/sessions":
+    "create or change a session and deliver it: {organization, kind, service_id?, user?, item?}",
+  "GET /_sandbox/deliveries": "every delivery attempt: webhook, status, attempt number, signed body",
+  "GET /_sandbox/requests": "every API request: method, path, route template, status",
+  "GET /_sandbox/state": "webhooks, domains and pending registrations (no secrets)",
+  "POST /_sandbox/faults":
+    "arm a fault for the next N matching requests: {method, path, count?, status?, retryAfter?, delayMs?, drop?}",
+  "DELETE /_sandbox/faults": "disarm every fault",
+  "GET /_sandbox/origin/*": "with --serve-dir: serve that folder (a stand-in webhook host)",
+  "POST /_sandbox/origin/*": "with --serve-dir: accept a delivery with 200 (a stand-in receiver)",
+} as const;
+
+async function jsonBody(text: string): Promise<unknown> {
+  try {
+    return text === "" ? {} : JSON.parse(text);
+  } catch {
+    throw new HttpError(400, "malformed_json", "the body is not valid JSON");
+  }
+}
+
+/** Test and demo controls. They take no API token: the sandbox only ever listens on loopback. */
+export function mountAdmin(app: Hono<{ Bindings: HttpBindings }>, ctx: SandboxContext): void {
+  app.get("/_sandbox", (c) => c.json({ routes: ADMIN_ROUTES }));
+  app.post("/_sandbox/sessions", async (c) => {
+    const body = parseWith(SessionUpsert, await jsonBody(await c.req.text()));
+    const session = upsertSession(ctx, body);
+    return c.json({
+      service_id: session.serviceId,
+      update_counter: session.updateCounter,
+      item: session.item,
+    });
+  });
+  app.get("/_sandbox/deliveries", (c) => c.json({ deliveries: ctx.deliverer.attempts }));
+  app.get("/_sandbox/requests", (c) => c.json({ requests: ctx.requests }));
+  app.get("/_sandbox/state", (c) =>
+    c.json({
+      webhooks: [...ctx.store.webhooks.values()].map(({ secretKey: _secret, ...rest }) => rest),
+      domains: [...ctx.store.domains.values()],
+      pending: [...ctx.store.pending.values()].map(({ registerToken: _token, ...rest }) => rest),
+    }),
+  );
+  app.post("/_sandbox/faults", async (c) => {
+    ctx.faults.add(parseWith(FaultSpec, await jsonBody(await c.req.text())));
+    return c.json({ status: "ok" });
+  });
+  app.delete("/_sandbox/faults", (c) => {
+    ctx.faults.clear();
+    return c.json({ status: "ok" });
+  });
+  if (ctx.serveDir !== undefined) {
+    const root = resolve(ctx.serveDir);
+    app.get(
+      "/_sandbox/origin/*",
+      serveStatic({ root, rewriteRequestPath: (p) => p.replace(/^\/_sandbox\/origin/, "") }),
+    );
+    app.post("/_sandbox/origin/*", (c) => c.json({ received: true }));
+  }
+}

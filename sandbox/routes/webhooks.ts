@@ -1,0 +1,48 @@
+import type { RouteName } from "../../provider/api/routes";
+import { canonicalFilters, webhookCreateBodySchema } from "../../provider/api/rules";
+import { VERSION_TRAITS } from "../../provider/api/versions";
+import { type ApiHandler, parseWith } from "../context";
+import { listEnvelope } from "../pagination";
+import { renderWebhook } from "../render";
+
+const create: ApiHandler = (call, { store }) => {
+  const body = parseWith(webhookCreateBodySchema(call.version), call.body);
+  const hook = store.createWebhook(
+    call.token,
+    {
+      channel: body.channel ?? "default",
+      endpoint: body.endpoint.value,
+      filters: canonicalFilters(body.filters),
+      secretKey: body.secret_key,
+      version: call.version,
+    },
+    VERSION_TRAITS[call.version].invalidCreateStatus,
+  );
+  return renderWebhook(hook, call.version);
+};
+
+const get: ApiHandler = (call, { store }) =>
+  renderWebhook(store.ownActiveWebhook(call.token, call.params.webhook_uuid!), call.version);
+
+const deactivate: ApiHandler = (call, { store }) => {
+  store.deactivateWebhook(call.token, call.params.webhook_uuid!);
+  return { status: "ok" };
+};
+
+const search: ApiHandler = (call, { store }) =>
+  listEnvelope(
+    call,
+    store.activeWebhooks(call.token.organization),
+    (w) => renderWebhook(w, call.version),
+  );
+
+export const webhookHandlers = {
+  v1CreateWebhook: create,
+  v2CreateWebhook: create,
+  v1GetWebhook: get,
+  v2GetWebhook: get,
+  v1DeactivateWebhook: deactivate,
+  v2DeactivateWebhook: deactivate,
+  v1SearchWebhooks: search,
+  v2SearchWebhooks: search,
+} satisfies Partial<Record<RouteName, ApiHandler>>;

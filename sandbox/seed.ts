@@ -1,0 +1,76 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+
+export const Settings = z.object({
+  /** Requests per second per token; 0 turns the limit off. */
+  rateLimitPerSecond: z.number().min(0).default(10),
+  /** Lifetime of a domain verification link. */
+  verificationTtlSeconds: z.number().positive().default(3600),
+  /** Failed finish_registration attempts before the sandbox answers 429. */
+  maxFailedFinishAttempts: z.number().int().positive().default(5),
+  /** How long finish_registration stays blocked once the attempts are spent. */
+  finishBlockSeconds: z.number().positive().default(60),
+  /** Deliveries are retried until this long after the first attempt. */
+  deliveryMaxSeconds: z.number().positive().default(3600),
+  /** First retry delay; each later one doubles. */
+  deliveryRetryBaseSeconds: z.number().positive().default(1),
+  /** How long one delivery attempt, or one verification fetch, may take. */
+  outboundTimeoutMs: z.number().int().positive().default(5000),
+});
+export type Settings = z.output<typeof Settings>;
+
+export const Seed = z.object({
+  organizations: z
+    .array(
+      z.object({
+        name: z.string().min(1),
+        users: z.array(z.string().min(1)).default([]),
+        tokens: z
+          .array(
+            z.object({
+              token: z.string().min(1),
+              webhooks: z.boolean().default(false),
+              /** The user that objects created with this token belong to; defaults to the first user. */
+              user: z.string().optional(),
+            }),
+          )
+          .default([]),
+      }),
+    )
+    .default([]),
+  /** Origin that stands in for https://<hostname> when the sandbox calls out. */
+  hosts: z.record(z.string(), z.url()).default({}),
+  settings: Settings.default(Settings.parse({})),
+});
+export type Seed = z.output<typeof Seed>;
+export type SeedInput = z.input<typeof Seed>;
+
+export const DEMO_TOKEN = "sandbox-demo-token";
+
+export const DEMO_SEED: SeedInput = {
+  organizations: [
+    {
+      name: "demo",
+      users: ["demo-alice", "demo-bob"],
+      tokens: [
+        { token: DEMO_TOKEN, webhooks: true },
+        { token: "sandbox-demo-plain-token", webhooks: false },
+      ],
+    },
+  ],
+};
+
+export function loadSeedFile(path: string): Seed {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new Error(`seed file ${path} is not readable JSON: ${(error as Error).message}`);
+  }
+  const parsed = Seed.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`seed file ${path}: ${issue.path.join(".")} ${issue.message}`);
+  }
+  return parsed.data;
+}
