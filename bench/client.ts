@@ -38,13 +38,19 @@ async function overheadRun(): Promise<void> {
   const sandbox = await startSandbox({ settings: { rateLimitPerSecond: 0 } });
   const client = new ServiceClient({ token: DEMO_TOKEN, baseUrl: sandbox.url, rateLimitPerSecond: 0 });
   const agent = new Agent({ keepAliveTimeout: 4000 });
-  const headers = { authorization: `Token ${DEMO_TOKEN}`, "api-version": "1.4", "content-type": "application/json" };
+  const headers = {
+    authorization: `Token ${DEMO_TOKEN}`,
+    "api-version": "1.4",
+    "content-type": "application/json",
+  };
   const N = 3000;
   const raw: number[] = [];
   const viaClient: number[] = [];
   for (let i = 0; i < 300; i++) {
     await client.health();
-    await (await agent.request({ origin: sandbox.url, path: "/v1/health", method: "GET", headers })).body.text();
+    await (
+      await agent.request({ origin: sandbox.url, path: "/v1/health", method: "GET", headers })
+    ).body.text();
   }
   // Interleave the two so that drift on the machine affects both alike.
   for (let i = 0; i < N; i++) {

@@ -94,14 +94,20 @@ async function main(): Promise<void> {
   const after = process.memoryUsage();
   const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
   console.log("after 10,000 stored sessions");
-  console.log(`  resident memory: ${mib(after.rss)} (heap used ${mib(after.heapUsed)}, of which the sessions ${mib(after.heapUsed - before.heapUsed)})`);
+  console.log(
+    `  resident memory: ${mib(after.rss)} (heap used ${mib(after.heapUsed)}, of which the sessions ${mib(after.heapUsed - before.heapUsed)})`,
+  );
   const worker = new Worker(__filename, { workerData: { url: sandbox.url } });
-  const result = await new Promise<{ requests: number; seconds: number; failures: number }>((resolve, reject) => {
-    worker.once("message", resolve);
-    worker.once("error", reject);
-  });
+  const result = await new Promise<{ requests: number; seconds: number; failures: number }>(
+    (resolve, reject) => {
+      worker.once("message", resolve);
+      worker.once("error", reject);
+    },
+  );
   await worker.terminate();
-  console.log(`mixed load: ${CLIENTS} concurrent clients for ${result.seconds.toFixed(1)} s, rate limiting off`);
+  console.log(
+    `mixed load: ${CLIENTS} concurrent clients for ${result.seconds.toFixed(1)} s, rate limiting off`,
+  );
   console.log(`  requests per second: ${(result.requests / result.seconds).toFixed(0)} (goal >= 2000)`);
   console.log(`  non-200 answers:     ${result.failures}`);
 

@@ -201,6 +201,18 @@ describe("errors", () => {
     expect(foreign).toBeInstanceOf(ServiceError);
     expect(foreign).not.toBeInstanceOf(ConflictError);
   });
+
+  it("answers instanceof by the class on the right, not the base class (regression)", () => {
+    const copy = require("../dist/provider/client/errors.js") as typeof import("../provider/client/errors");
+    for (const module of [copy, { AmbiguousRequestError, ConflictError, ServiceError, NotFoundError }]) {
+      const ambiguous = new module.AmbiguousRequestError({ method: "POST", route: "/v2/webhooks" }, "lost");
+      expect(ambiguous instanceof module.ConflictError).toBe(false);
+      expect(ambiguous instanceof ConflictError).toBe(false);
+      expect(ambiguous instanceof NotFoundError).toBe(false);
+      expect(ambiguous instanceof ServiceError).toBe(true);
+      expect(ambiguous instanceof AmbiguousRequestError).toBe(true);
+    }
+  });
 });
 
 describe("retries", () => {

@@ -39,6 +39,8 @@ export const ENV = {
   token: "SERVICE_API_TOKEN",
   baseUrl: "SERVICE_BASE_URL",
   apiVersion: "SERVICE_API_VERSION",
+  /** Client-side requests per second per token (default 10, 0 turns the limiter off). */
+  rateLimit: "SERVICE_RATE_LIMIT",
 } as const;
 
 function pick(explicit: string | undefined, fromEnv: string | undefined): string | undefined {
@@ -63,6 +65,8 @@ export function resolveOptions(
     token,
     baseUrl: pick(options.baseUrl, env[ENV.baseUrl]),
     apiVersion: pick(options.apiVersion, env[ENV.apiVersion]),
+    rateLimitPerSecond:
+      options.rateLimitPerSecond ?? (env[ENV.rateLimit] ? Number(env[ENV.rateLimit]) : undefined),
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -44,10 +44,12 @@ export class ServiceError extends Error {
     Object.defineProperty(this, KINDS, { value: kinds, enumerable: false });
   }
 
-  static override [Symbol.hasInstance](this: { kind: string }, value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     if (typeof value !== "object" || value === null) return false;
     const kinds = (value as { [KINDS]?: unknown })[KINDS];
-    return Array.isArray(kinds) && kinds.includes(ServiceError.kind);
+    // `this` is the class on the right of instanceof, a subclass as often as not.
+    const kind = (this as unknown as { kind: string }).kind;
+    return Array.isArray(kinds) && kinds.includes(kind);
   }
 }
 

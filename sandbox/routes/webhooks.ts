@@ -30,11 +30,7 @@ const deactivate: ApiHandler = (call, { store }) => {
 };
 
 const search: ApiHandler = (call, { store }) =>
-  listEnvelope(
-    call,
-    store.activeWebhooks(call.token.organization),
-    (w) => renderWebhook(w, call.version),
-  );
+  listEnvelope(call, store.activeWebhooks(call.token.organization), (w) => renderWebhook(w, call.version));
 
 export const webhookHandlers = {
   v1CreateWebhook: create,

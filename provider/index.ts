@@ -1,0 +1,3 @@
+export type { ApiVersion } from "./api/versions";
+export { type ClientOptions, ServiceClient } from "./client/index";
+export { Webhook, type WebhookArgs, type WebhookFilter } from "./webhook/resource";

@@ -1,0 +1,63 @@
+import { type Sandbox, type SandboxClock, type SeedInput, startSandbox } from "../../sandbox/index";
+import { HOOKS_TOKEN, HOST, SECRET, testSeed } from "./fixtures";
+import { plainApi } from "./http";
+import { startOrigin, type TestOrigin } from "./origin";
+
+/** A sandbox with a stand-in webhook host, as most provider tests need. */
+export interface World {
+  readonly sandbox: Sandbox;
+  readonly origin: TestOrigin;
+  readonly api: ReturnType<typeof plainApi>;
+  /** Requests the sandbox answered for one route template. */
+  calls(route?: string): number;
+  close(): Promise<void>;
+}
+
+export async function startWorld(
+  settings: SeedInput["settings"] = {},
+  options: { clock?: SandboxClock } = {},
+): Promise<World> {
+  const origin = await startOrigin();
+  const sandbox = await startSandbox({ seed: testSeed(origin.url, settings), clock: options.clock });
+  return {
+    sandbox,
+    origin,
+    api: plainApi(sandbox.url, { token: HOOKS_TOKEN }),
+    calls: (route) => sandbox.requests().filter((r) => route === undefined || r.route === route).length,
+    close: async () => {
+      await sandbox.close();
+      await origin.close();
+    },
+  };
+}
+
+/** Registers a domain through plain HTTP, publishing its token on the stand-in host. */
+export async function registerDomain(
+  world: Pick<World, "api" | "origin">,
+  domain = HOST,
+  token = HOOKS_TOKEN,
+) {
+  const start = await world.api("POST", "/v2/domains/start_registration", {
+    token,
+    body: { domain_name: domain },
+  });
+  if (start.status !== 200) throw new Error(`start_registration answered ${start.status}`);
+  world.origin.files.set(`/service_url_registration/${start.json.verifier}`, {
+    status: 200,
+    body: start.json.register_token,
+  });
+  const finish = await world.api("POST", "/v2/domains/finish_registration", {
+    token,
+    body: { domain_name: domain, verifier: start.json.verifier },
+  });
+  if (finish.status !== 200) throw new Error(`finish_registration answered ${finish.status}`);
+  return finish.json as { domain_uuid: string; domain_name: string };
+}
+
+/** A valid wire body for POST /v2/webhooks. */
+export const hookBody = (overrides: Record<string, unknown> = {}) => ({
+  endpoint: { type: "url", value: `https://${HOST}/service/events` },
+  secret_key: SECRET,
+  filters: [{ key: "activity.name", value: "authentication" }],
+  ...overrides,
+});
