@@ -82,7 +82,7 @@ async function handleApi(
   route: Route,
   handler: ApiHandler,
 ): Promise<Response> {
-  const record = (status: number) =>
+  const record = (status: number) => {
     ctx.requests.push({
       method: route.method,
       path: c.req.path,
@@ -90,6 +90,9 @@ async function handleApi(
       status,
       at: ctx.clock.now(),
     });
+    // A long-running sandbox keeps the recent log only.
+    if (ctx.requests.length > 2 * REQUEST_LOG_LIMIT) ctx.requests.splice(0, REQUEST_LOG_LIMIT);
+  };
   const fault = ctx.faults.take(route.method, c.req.path);
   if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
   if (fault?.status !== undefined) {

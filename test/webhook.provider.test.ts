@@ -257,7 +257,10 @@ describe("create", () => {
         (await world.api("POST", "/v2/webhooks", { body: hookBody({ channel: `c${i}` }) })).json.webhook_uuid,
       );
     const { inputs } = await webhook.check({}, args());
-    const error = await webhook.create(inputs).catch((e: Error) => e);
+    const error = (await webhook.create(inputs).then(
+      () => new Error("created"),
+      (e: Error) => e,
+    )) as Error;
     expect(error.message).toMatch(/already has 10 active webhooks/);
     for (const uuid of uuids) expect(error.message).toContain(uuid);
     expect(error.message).toContain("channel=c9");
@@ -289,7 +292,7 @@ describe("read, delete and adopt", () => {
   });
 
   it("serves a refresh of ten webhooks with one listing call", async () => {
-    const made = [];
+    const made: Awaited<ReturnType<typeof created>>[] = [];
     for (let i = 0; i < 10; i++) made.push(await created({ channel: `c${i}` }));
     const before = world.calls("/v2/search/webhooks");
     const reads = await Promise.all(made.map((m) => webhook.read(m.id, m.outs)));
