@@ -1,9 +1,16 @@
-import { Agent } from "undici";
+import type { Agent } from "undici";
 
-/** One keep-alive connection pool for the whole process, whoever creates clients. */
+/**
+ * One keep-alive connection pool for the whole process, whoever creates clients. undici is loaded on the
+ * first request, not with this module: `pulumi preview` checks and diffs without any request, and the
+ * dynamic-provider host should answer its first Check without paying for an HTTP stack.
+ */
 let pool: Agent | undefined;
 function sharedPool(): Agent {
-  pool ??= new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000, connections: 32 });
+  if (!pool) {
+    const { Agent: PoolAgent } = require("undici") as typeof import("undici");
+    pool = new PoolAgent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000, connections: 32 });
+  }
   return pool;
 }
 

@@ -1,0 +1,2 @@
+export { type CounterStore, type DeliveredItem, isStale, UpdateCounterGuard } from "./ordering";
+export { type SignatureCheck, verifySignature } from "./signature";

@@ -1,0 +1,67 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/**
+ * A throwaway project that installs this package from its `npm pack` tarball, the way a user's infra
+ * repo does. Only such an install shows a module that the `exports` map fails to expose.
+ */
+export interface Consumer {
+  readonly dir: string;
+  readonly pulumiDir: string;
+  /** Runs a script inside the consumer project and returns its stdout. */
+  run(script: string): string;
+}
+
+export function createConsumer(repoDir: string): Consumer {
+  const dir = mkdtempSync(join(tmpdir(), "service-pulumi-consumer-"));
+  const packDir = join(dir, "pack");
+  mkdirSync(packDir);
+  execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", packDir], {
+    cwd: repoDir,
+    stdio: "pipe",
+  });
+  const tarball = readdirSync(packDir).find((f) => f.endsWith(".tgz"))!;
+  const pulumiVersion = require(join(repoDir, "node_modules/@pulumi/pulumi/package.json")).version as string;
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({
+      name: "consumer-infra",
+      private: true,
+      dependencies: { "@service/pulumi": `file:pack/${tarball}`, "@pulumi/pulumi": pulumiVersion },
+    }),
+  );
+  execFileSync(
+    "npm",
+    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
+    {
+      cwd: dir,
+      stdio: "pipe",
+    },
+  );
+  return {
+    dir,
+    pulumiDir: join(dir, "node_modules/@pulumi/pulumi"),
+    run(script) {
+      const file = join(dir, `script-${Math.random().toString(36).slice(2)}.js`);
+      writeFileSync(file, script);
+      return execFileSync(process.execPath, [file], { cwd: dir, encoding: "utf8" });
+    },
+  };
+}
+
+/** A program, run in the consumer, that registers resources under setMocks and prints their inputs. */
+export function mockedProgramScript(body: string): string {
+  return `
+const pulumi = require("@pulumi/pulumi");
+const registered = [];
+pulumi.runtime.setMocks({
+  newResource: (a) => { registered.push({ type: a.type, name: a.name, inputs: a.inputs }); return { id: a.name + "-id", state: a.inputs }; },
+  call: (a) => a.inputs,
+}, "quickstart", "dev", false);
+const service = require("@service/pulumi");
+const outputs = (() => { ${body} })();
+pulumi.all(outputs).apply(() => process.stdout.write(JSON.stringify(registered)));
+`;
+}

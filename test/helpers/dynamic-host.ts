@@ -1,0 +1,170 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+
+/**
+ * Pulumi's real dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider`), spoken to over gRPC the way
+ * the engine speaks to it. The gRPC and protobuf modules are loaded from @pulumi/pulumi's own folder, as
+ * the host loads them.
+ */
+export interface DynamicHost {
+  configure(config: Record<string, string>): Promise<void>;
+  check(
+    urn: string,
+    olds: object,
+    news: object,
+  ): Promise<{ inputs: Record<string, any>; failures: { property: string; reason: string }[] }>;
+  diff(
+    urn: string,
+    id: string,
+    olds: object,
+    news: object,
+  ): Promise<{ changes: number; replaces: string[]; deleteBeforeReplace: boolean }>;
+  create(urn: string, properties: object): Promise<{ id: string; properties: Record<string, any> }>;
+  read(
+    urn: string,
+    id: string,
+    properties: object,
+    inputs?: object,
+  ): Promise<{ id: string; properties: Record<string, any>; inputs: Record<string, any> | undefined }>;
+  update(urn: string, id: string, olds: object, news: object): Promise<{ properties: Record<string, any> }>;
+  delete(urn: string, id: string, properties: object): Promise<void>;
+  /** Everything the host printed. */
+  output(): string;
+  close(): Promise<void>;
+  /** performance.now() when the process was spawned, and when it printed its port. */
+  readonly startedMs: number;
+  readonly readyMs: number;
+}
+
+export const DIFF_NONE = 1;
+export const DIFF_SOME = 2;
+
+export async function startDynamicHost(options: {
+  cwd: string;
+  pulumiDir?: string;
+  env?: NodeJS.ProcessEnv;
+}): Promise<DynamicHost> {
+  const pulumiDir = options.pulumiDir ?? dirname(require.resolve("@pulumi/pulumi/package.json"));
+  const load = (id: string) => require(require.resolve(id, { paths: [pulumiDir] }));
+  const grpc = load("@grpc/grpc-js");
+  const { Struct } = load("google-protobuf/google/protobuf/struct_pb.js");
+  const rpc = require(join(pulumiDir, "proto/provider_grpc_pb.js"));
+  const proto = require(join(pulumiDir, "proto/provider_pb.js"));
+
+  const started = performance.now();
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(pulumiDir, "cmd/dynamic-provider"), "127.0.0.1:1"],
+    {
+      cwd: options.cwd,
+      env: {
+        ...process.env,
+        PULUMI_NODEJS_PROJECT: "quickstart",
+        PULUMI_NODEJS_STACK: "dev",
+        ...options.env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let printed = "";
+  child.stderr!.on("data", (d: Buffer) => {
+    printed += d.toString();
+  });
+  const port = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once("line", (line) => resolve(line.trim()));
+    child.once("exit", (code) => reject(new Error(`dynamic-provider host exited with ${code}: ${printed}`)));
+  });
+  const ready = performance.now();
+  child.stdout!.on("data", (d: Buffer) => {
+    printed += d.toString();
+  });
+  const client = new rpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  const unary = <T>(method: string, request: unknown): Promise<T> =>
+    new Promise((resolve, reject) =>
+      client[method](request, (err: Error | null, res: T) => (err ? reject(err) : resolve(res))),
+    );
+  const struct = (value: object) => Struct.fromJavaScript(value);
+
+  return {
+    startedMs: started,
+    readyMs: ready,
+    output: () => printed,
+    async configure(config) {
+      const req = new proto.ConfigureRequest();
+      req.setArgs(struct(config));
+      req.setAcceptsecrets(true);
+      await unary("configure", req);
+    },
+    async check(urn, olds, news) {
+      const req = new proto.CheckRequest();
+      req.setUrn(urn);
+      req.setOlds(struct(olds));
+      req.setNews(struct(news));
+      const res = await unary<any>("check", req);
+      return {
+        inputs: res.getInputs().toJavaScript(),
+        failures: res
+          .getFailuresList()
+          .map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
+      };
+    },
+    async diff(urn, id, olds, news) {
+      const req = new proto.DiffRequest();
+      req.setUrn(urn);
+      req.setId(id);
+      req.setOlds(struct(olds));
+      req.setNews(struct(news));
+      const res = await unary<any>("diff", req);
+      return {
+        changes: res.getChanges(),
+        replaces: res.getReplacesList(),
+        deleteBeforeReplace: res.getDeletebeforereplace(),
+      };
+    },
+    async create(urn, properties) {
+      const req = new proto.CreateRequest();
+      req.setUrn(urn);
+      req.setProperties(struct(properties));
+      const res = await unary<any>("create", req);
+      return { id: res.getId(), properties: res.getProperties().toJavaScript() };
+    },
+    async read(urn, id, properties, inputs) {
+      const req = new proto.ReadRequest();
+      req.setUrn(urn);
+      req.setId(id);
+      req.setProperties(struct(properties));
+      if (inputs) req.setInputs(struct(inputs));
+      const res = await unary<any>("read", req);
+      return {
+        id: res.getId(),
+        properties: res.getProperties()?.toJavaScript() ?? {},
+        inputs: res.getInputs()?.toJavaScript(),
+      };
+    },
+    async update(urn, id, olds, news) {
+      const req = new proto.UpdateRequest();
+      req.setUrn(urn);
+      req.setId(id);
+      req.setOlds(struct(olds));
+      req.setNews(struct(news));
+      const res = await unary<any>("update", req);
+      return { properties: res.getProperties().toJavaScript() };
+    },
+    async delete(urn, id, properties) {
+      const req = new proto.DeleteRequest();
+      req.setUrn(urn);
+      req.setId(id);
+      req.setProperties(struct(properties));
+      await unary("delete", req);
+    },
+    close: () =>
+      new Promise((resolve) => {
+        client.close();
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}

@@ -1,0 +1,53 @@
+import type * as PulumiModule from "@pulumi/pulumi";
+import type { MockResourceArgs } from "@pulumi/pulumi/runtime";
+import type * as ServiceModule from "../../provider/index";
+
+/** The marker `setMocks` puts around a secret input. */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
+
+export function isSecret(value: unknown): boolean {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as Record<string, unknown>)[SECRET_SIG] === SECRET_VALUE
+  );
+}
+
+export function reveal(value: unknown): unknown {
+  return isSecret(value) ? (value as { value: unknown }).value : value;
+}
+
+/**
+ * Runs programs under Pulumi's mocks against the built package, loaded by its own name as a user's
+ * program would load it, so that the real closure serializer sees the real class.
+ */
+export function mockedPulumi(options: { preview?: boolean; config?: Record<string, string> } = {}) {
+  const pulumi = require("@pulumi/pulumi") as typeof PulumiModule;
+  const registered: MockResourceArgs[] = [];
+  if (options.config) {
+    for (const [key, value] of Object.entries(options.config)) pulumi.runtime.setConfig(key, value);
+  }
+  pulumi.runtime.setMocks(
+    {
+      newResource: (args) => {
+        registered.push(args);
+        return { id: args.inputs.webhookUuid ?? `${args.name}-id`, state: { ...args.inputs } };
+      },
+      call: (args) => args.inputs,
+    },
+    "quickstart",
+    "dev",
+    options.preview ?? false,
+  );
+  const service = require("@service/pulumi") as typeof ServiceModule;
+  return { pulumi, service, registered };
+}
+
+/** Resolves once every given output has a value, i.e. once its resources have been registered. */
+export function settled(
+  pulumi: typeof PulumiModule,
+  outputs: PulumiModule.Output<unknown>[],
+): Promise<unknown[]> {
+  return new Promise((resolve) => pulumi.all(outputs).apply((values) => resolve(values)));
+}

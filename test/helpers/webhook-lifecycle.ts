@@ -1,0 +1,68 @@
+import { expect } from "vitest";
+import { UNKNOWN } from "../../provider/runtime/unknowns";
+import { DIFF_NONE, DIFF_SOME, type DynamicHost } from "./dynamic-host";
+import { HOOKS_TOKEN, HOST, SECRET } from "./fixtures";
+import type { World } from "./world";
+
+const URN = "urn:pulumi:dev::quickstart::pulumi-nodejs:dynamic/service:Webhook::orders";
+
+/**
+ * The engine's sequence for one Webhook, over gRPC: Configure, Check (with unknowns, then known), Create,
+ * Diff, Read of a present and of a vanished webhook, Delete.
+ */
+export async function webhookLifecycleOverGrpc(
+  host: DynamicHost,
+  providerText: string,
+  world: World,
+): Promise<void> {
+  const news = (overrides: Record<string, unknown> = {}) => ({
+    __provider: providerText,
+    endpoint: `https://${HOST}/service/events`,
+    secretKey: SECRET,
+    filters: [{ key: "activity.name", value: "authentication" }],
+    ...overrides,
+  });
+  await host.configure({ "service:token": HOOKS_TOKEN, "service:baseUrl": world.sandbox.url });
+
+  const preview = await host.check(URN, {}, news({ endpoint: UNKNOWN }));
+  expect(preview.failures).toEqual([]);
+  expect(preview.inputs.endpoint).toBe(UNKNOWN);
+  const bad = await host.check(URN, {}, news({ secretKey: "short" }));
+  expect(bad.failures).toEqual([
+    { property: "secretKey", reason: "must be at least 16 characters on API 2.0" },
+  ]);
+
+  const { inputs } = await host.check(URN, {}, news());
+  const created = await host.create(URN, inputs);
+  expect(created.properties.webhookUuid).toBe(created.id);
+  expect(created.properties.__provider).toBe(providerText);
+  expect(JSON.stringify(created.properties)).not.toContain(SECRET);
+
+  expect((await host.diff(URN, created.id, created.properties, inputs)).changes).toBe(DIFF_NONE);
+  const changed = (
+    await host.check(URN, inputs, news({ filters: [{ key: "activity.name", value: "fingerprint" }] }))
+  ).inputs;
+  const diff = await host.diff(URN, created.id, created.properties, changed);
+  expect(diff).toMatchObject({ changes: DIFF_SOME, replaces: ["filters"] });
+  const unknownDiff = await host.diff(URN, created.id, created.properties, { ...inputs, endpoint: UNKNOWN });
+  expect(unknownDiff.replaces).toEqual(["endpoint"]);
+
+  const doomed = await host.create(URN, (await host.check(URN, {}, news({ channel: "doomed" }))).inputs);
+  await world.api("POST", `/v2/webhooks/${doomed.id}/deactivate`);
+  const present = await host.read(URN, created.id, created.properties);
+  expect(present.id).toBe(created.id);
+  expect(present.inputs).toMatchObject({
+    endpoint: inputs.endpoint,
+    filters: inputs.filters,
+    channel: "default",
+  });
+  expect(present.inputs?.secretKey).toBeUndefined();
+  const gone = await host.read(URN, doomed.id, doomed.properties);
+  expect(gone.id).toBe("");
+
+  await host.delete(URN, created.id, created.properties);
+  const listed = await world.api("POST", "/v2/search/webhooks", { body: {} });
+  expect(listed.json.items).toEqual([]);
+  expect(host.output()).not.toContain(SECRET);
+  expect(host.output()).not.toContain(HOOKS_TOKEN);
+}
