@@ -1,4 +1,21 @@
 export type { ApiVersion } from "./api/versions";
 export { type ClientOptions, ServiceClient } from "./client/index";
+export { Domain, type DomainArgs } from "./domain/component";
+export {
+  DomainRegistration,
+  type DomainRegistrationArgs,
+  DomainVerification,
+  type DomainVerificationArgs,
+} from "./domain/resources";
+export { directoryPublisher, VerificationFile, type VerificationFileArgs } from "./publishers/directory";
+export type { Publisher, VerificationFileSpec } from "./publishers/publisher";
+export {
+  CACHING_DISABLED_POLICY_ID,
+  type S3PublisherArgs,
+  s3Publisher,
+  type VerificationCacheBehavior,
+  verificationCacheBehavior,
+} from "./publishers/s3";
 export * from "./receiver/index";
+export type { ConnectionInput } from "./runtime/credentials";
 export { Webhook, type WebhookArgs, type WebhookFilter } from "./webhook/resource";

@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 /** The lifecycle modules that the runtime entry point exports, one per dynamic resource type. */
-export type RuntimeResource = "webhook";
+export type RuntimeResource = "webhook" | "domainRegistration" | "domainVerification" | "verificationFile";
 
 /**
  * The dynamic provider of every resource type in this package. Pulumi serializes it into the stack's

@@ -17,6 +17,7 @@ interface StackSettings {
   token?: string | undefined;
   baseUrl?: string | undefined;
   acceptLanguage?: string | undefined;
+  hostOverrides?: string | undefined;
 }
 let stack: StackSettings = {};
 
@@ -30,6 +31,7 @@ export function configureFromStack(config: ConfigSource): void {
     token: config.get("service:token"),
     baseUrl: config.get("service:baseUrl"),
     acceptLanguage: config.get("service:acceptLanguage"),
+    hostOverrides: config.get("service:hostOverrides"),
   };
   rememberSecret(stack.token);
 }
@@ -63,4 +65,31 @@ export function clientFor(request: ClientRequest): ServiceClient {
 /** A stable key for "the same organization and credentials", for sharing listings. */
 export function credentialKey(client: ServiceClient): string {
   return `${client.options.baseUrl}\u0000${client.options.token}\u0000${client.apiVersion}`;
+}
+
+const HostOverrides = z.record(z.string(), z.url({ protocol: /^https?$/ }));
+
+/**
+ * Where to fetch https://<hostname>/... from instead, for hostnames that only exist locally (the sandbox
+ * and its stand-in origins): stack config `service:hostOverrides` or SERVICE_HOST_OVERRIDES, a JSON object
+ * of hostname to origin, the same shape as the sandbox seed's `hosts`.
+ */
+export function hostOverrides(): Record<string, string> {
+  const raw = stack.hostOverrides ?? process.env.SERVICE_HOST_OVERRIDES;
+  if (!raw) return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw new Error(
+      "service:hostOverrides (or SERVICE_HOST_OVERRIDES) must be a JSON object of hostname to origin URL",
+    );
+  }
+  const parsed = HostOverrides.safeParse(json);
+  if (!parsed.success) {
+    throw new Error(
+      "service:hostOverrides (or SERVICE_HOST_OVERRIDES) must map hostnames to http(s) origin URLs",
+    );
+  }
+  return parsed.data;
 }

@@ -4,6 +4,9 @@
  * this is a contract: its exports and their signatures stay, and every function keeps accepting state
  * written by earlier versions of the package.
  */
+import * as domainRegistration from "../domain/registration";
+import * as domainVerification from "../domain/verification";
+import * as verificationFile from "../publishers/file-lifecycle";
 import * as webhook from "../webhook/lifecycle";
 import { type ConfigSource, configureFromStack } from "./credentials";
 
@@ -11,4 +14,4 @@ export function configure(config: ConfigSource): void {
   configureFromStack(config);
 }
 
-export { webhook };
+export { domainRegistration, domainVerification, verificationFile, webhook };

@@ -6,16 +6,10 @@ import { rememberSecret } from "../client/redact";
 import { type CheckFailure, checkInputs } from "../runtime/check";
 import { clientFor } from "../runtime/credentials";
 import { activeWebhooks, forgetWebhooks } from "../runtime/listings";
+import { hashSecret, secretMatches } from "../runtime/secret-hash";
 import { containsUnknown, UNKNOWN } from "../runtime/unknowns";
 import { adoptMismatchMessage, ambiguousCreateMessage, quotaMessage } from "./messages";
-import {
-  hashSecret,
-  secretMatches,
-  VERSIONED_MEMBERS,
-  type WebhookInputs,
-  WebhookOutputs,
-  webhookInputsSchema,
-} from "./schema";
+import { VERSIONED_MEMBERS, type WebhookInputs, WebhookOutputs, webhookInputsSchema } from "./schema";
 
 type Props = Record<string, unknown>;
 

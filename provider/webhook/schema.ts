@@ -1,4 +1,3 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import {
   canonicalFilters,
@@ -48,17 +47,3 @@ export type WebhookOutputs = z.output<typeof WebhookOutputs>;
 
 /** The outputs that the program and the README promise, beside the internal ones above. */
 export const WEBHOOK_SECRET_OUTPUTS = ["secretKeyHash", "connection"] as const;
-
-const HASH_SCHEME = "hmac-sha256";
-
-export function hashSecret(secret: string, salt = randomBytes(16).toString("hex")): string {
-  return `${HASH_SCHEME}:${salt}:${createHmac("sha256", salt).update(secret).digest("hex")}`;
-}
-
-export function secretMatches(secret: string, stored: string): boolean {
-  const [scheme, salt] = stored.split(":");
-  if (scheme !== HASH_SCHEME || salt === undefined) return false;
-  const expected = Buffer.from(hashSecret(secret, salt));
-  const actual = Buffer.from(stored);
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
-}

@@ -1,0 +1,78 @@
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { dirname, isAbsolute, join, normalize, resolve } from "node:path";
+import { z } from "zod";
+import { checkInputs } from "../runtime/check";
+import { hashSecret, secretMatches } from "../runtime/secret-hash";
+import { containsUnknown } from "../runtime/unknowns";
+
+type Props = Record<string, unknown>;
+
+const FileInputs = z.object({
+  directory: z.string().min(1, "must not be empty"),
+  key: z
+    .string()
+    .min(1, "must not be empty")
+    .refine(
+      (k) => !isAbsolute(k) && !normalize(k).startsWith(".."),
+      "must be a relative path inside directory",
+    ),
+  content: z.string(),
+});
+
+const FileOutputs = z.object({
+  directory: z.string(),
+  key: z.string(),
+  path: z.string(),
+  /** The content is a secret (a register token); state keeps a salted hash. */
+  contentHash: z.string(),
+});
+type FileOutputs = z.output<typeof FileOutputs>;
+
+async function write(inputs: z.output<typeof FileInputs>): Promise<FileOutputs> {
+  const path = join(resolve(inputs.directory), inputs.key);
+  await mkdir(dirname(path), { recursive: true });
+  // Write aside, then rename, so a poller never reads half a token.
+  const partial = `${path}.partial`;
+  await writeFile(partial, inputs.content, { mode: 0o644 });
+  await rename(partial, path);
+  return { directory: inputs.directory, key: inputs.key, path, contentHash: hashSecret(inputs.content) };
+}
+
+export async function check(_olds: Props, news: Props) {
+  return checkInputs(FileInputs, news);
+}
+
+export async function diff(_id: string, olds: Props, news: Props) {
+  const old = FileOutputs.parse(olds);
+  const replaces = (["directory", "key"] as const).filter(
+    (k) => containsUnknown(news[k]) || news[k] !== old[k],
+  );
+  const content = news.content;
+  const rewrite =
+    containsUnknown(content) || typeof content !== "string" || !secretMatches(content, old.contentHash);
+  return { changes: replaces.length > 0 || rewrite, replaces: [...replaces], deleteBeforeReplace: false };
+}
+
+export async function create(props: Props) {
+  const outs = await write(FileInputs.parse(props));
+  return { id: outs.path, outs };
+}
+
+/** Gone when the file is gone; its content is not compared, since state holds only its hash. */
+export async function read(id: string, props: Props) {
+  const old = FileOutputs.parse(props);
+  try {
+    await readFile(old.path);
+  } catch {
+    return {};
+  }
+  return { id, props: old, inputs: { directory: old.directory, key: old.key } };
+}
+
+export async function update(_id: string, _olds: Props, news: Props) {
+  return { outs: await write(FileInputs.parse(news)) };
+}
+
+export async function remove(_id: string, props: Props): Promise<void> {
+  await rm(FileOutputs.parse(props).path, { force: true });
+}

@@ -1,0 +1,61 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { Publisher } from "./publisher";
+
+export interface S3PublisherArgs {
+  /** The bucket (name or resource id) that CloudFront serves /service_url_registration/* from. */
+  readonly bucket: pulumi.Input<string>;
+  /** Prepended to the key, for a bucket served under an origin path (e.g. "verification/"). */
+  readonly keyPrefix?: pulumi.Input<string>;
+}
+
+/**
+ * Publishes the verification file as an S3 object: the token as secret content, text/plain, and
+ * Cache-Control: no-store so that no cache serves a stale token. Needs @pulumi/aws in the program.
+ */
+export function s3Publisher(args: S3PublisherArgs): Publisher {
+  return (file, opts) => {
+    // @pulumi/aws is an optional peer dependency: loaded only by programs that publish to S3.
+    const aws = require("@pulumi/aws") as typeof import("@pulumi/aws");
+    return new aws.s3.BucketObjectv2(
+      opts.name,
+      {
+        bucket: args.bucket,
+        key: args.keyPrefix === undefined ? file.key : pulumi.interpolate`${args.keyPrefix}${file.key}`,
+        content: pulumi.secret(file.content),
+        contentType: file.contentType,
+        cacheControl: "no-store",
+      },
+      { parent: opts.parent },
+    );
+  };
+}
+
+/** CloudFront's managed "CachingDisabled" cache policy. */
+export const CACHING_DISABLED_POLICY_ID = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad";
+
+/** The shape of a CloudFront ordered cache behaviour (assignable to aws.cloudfront's input type). */
+export interface VerificationCacheBehavior {
+  readonly pathPattern: string;
+  readonly targetOriginId: pulumi.Input<string>;
+  readonly viewerProtocolPolicy: "https-only";
+  readonly allowedMethods: string[];
+  readonly cachedMethods: string[];
+  readonly cachePolicyId: string;
+  readonly compress: boolean;
+}
+
+/**
+ * The ordered cache behaviour that routes /service_url_registration/* to the verification bucket's
+ * origin: GET and HEAD only, caching disabled, HTTPS only without a redirect (the service follows none).
+ */
+export function verificationCacheBehavior(originId: pulumi.Input<string>): VerificationCacheBehavior {
+  return {
+    pathPattern: "/service_url_registration/*",
+    targetOriginId: originId,
+    viewerProtocolPolicy: "https-only",
+    allowedMethods: ["GET", "HEAD"],
+    cachedMethods: ["GET", "HEAD"],
+    cachePolicyId: CACHING_DISABLED_POLICY_ID,
+    compress: false,
+  };
+}

@@ -1,0 +1,54 @@
+import { hostOverrides } from "./credentials";
+
+/** What the verification URL served, described without ever repeating the body. */
+export type Observation =
+  | { readonly kind: "ok" }
+  | { readonly kind: "status"; readonly status: number }
+  | { readonly kind: "redirect"; readonly status: number; readonly location: string | null }
+  | { readonly kind: "mismatch"; readonly bytes: number }
+  | { readonly kind: "unreachable"; readonly message: string };
+
+export function describeObservation(o: Observation): string {
+  switch (o.kind) {
+    case "ok":
+      return "the URL served exactly the register token";
+    case "status":
+      return `the URL answered ${o.status}`;
+    case "redirect":
+      return `the URL answered a ${o.status} redirect${o.location ? ` to ${o.location}` : ""}, and the service follows no redirect`;
+    case "mismatch":
+      return `the URL answered 200 with a ${o.bytes}-byte body that is not exactly the register token`;
+    case "unreachable":
+      return `the URL could not be fetched (${o.message})`;
+  }
+}
+
+function probeTarget(url: string): string {
+  const target = new URL(url);
+  const origin = hostOverrides()[target.hostname];
+  return origin === undefined ? url : `${origin.replace(/\/+$/, "")}${target.pathname}`;
+}
+
+/** One GET of the verification URL, as the service will make it: no redirect followed. */
+export async function probe(url: string, expected: string, timeoutMs = 5_000): Promise<Observation> {
+  let response: Response;
+  try {
+    response = await fetch(probeTarget(url), {
+      redirect: "manual",
+      headers: { "cache-control": "no-cache" },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    return { kind: "unreachable", message: (error as Error).message };
+  }
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel();
+    return { kind: "redirect", status: response.status, location: response.headers.get("location") };
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    return { kind: "status", status: response.status };
+  }
+  const body = await response.text();
+  return body === expected ? { kind: "ok" } : { kind: "mismatch", bytes: Buffer.byteLength(body) };
+}

@@ -1,0 +1,266 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { clientFor } from "../provider/runtime/credentials";
+import { domainRegistration, domainVerification, verificationFile } from "../provider/runtime/index";
+import { forgetDomains } from "../provider/runtime/listings";
+import { ManualClock } from "../sandbox/index";
+import { HOST } from "./helpers/fixtures";
+import { configureStack } from "./helpers/runtime";
+import { hookBody, registerDomain, startWorld, type World } from "./helpers/world";
+
+let world: World;
+
+async function useWorld(settings: Parameters<typeof startWorld>[0] = {}, clock?: ManualClock) {
+  world = await startWorld(settings, { clock });
+  configureStack(world.sandbox.url, undefined, {
+    "service:hostOverrides": JSON.stringify({ [HOST]: world.origin.url }),
+  });
+}
+
+beforeEach(async () => {
+  process.env.SERVICE_RATE_LIMIT = "0";
+  await useWorld();
+});
+afterEach(async () => {
+  await world.close();
+});
+
+const finishes = () => world.calls("/v2/domains/finish_registration");
+
+async function started() {
+  const { inputs, failures } = await domainRegistration.check({}, { domainName: HOST });
+  expect(failures).toEqual([]);
+  return domainRegistration.create(inputs);
+}
+
+function publish(
+  outs: { key: string; registerToken: string },
+  answer: { status: number; body?: string; headers?: Record<string, string> } = {
+    status: 200,
+    body: outs.registerToken,
+  },
+) {
+  world.origin.files.set(`/${outs.key}`, answer);
+}
+
+async function verify(
+  outs: Awaited<ReturnType<typeof started>>["outs"],
+  extra: Record<string, unknown> = {},
+) {
+  const news = {
+    domainName: outs.domainName,
+    verifier: outs.verifier,
+    url: outs.url,
+    registerToken: outs.registerToken,
+    expiresAt: outs.expiresAt,
+    ...extra,
+  };
+  const { inputs, failures } = await domainVerification.check({}, news);
+  expect(failures).toEqual([]);
+  return domainVerification.create(inputs);
+}
+
+const captured = async (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (e: Error) => e,
+  );
+
+describe("check", () => {
+  it("names the property and the rule", async () => {
+    expect(
+      (await domainRegistration.check({}, { domainName: "https://hooks.acme.test/" })).failures[0],
+    ).toMatchObject({
+      property: "domainName",
+      reason: expect.stringMatching(/bare hostname/),
+    });
+    const missing = await domainVerification.check({}, { domainName: HOST });
+    expect(missing.failures.map((f) => f.property)).toEqual([
+      "verifier",
+      "url",
+      "registerToken",
+      "expiresAt",
+    ]);
+    expect((await domainVerification.check({}, { domainName: HOST, adopt: true })).failures).toEqual([]);
+    expect(
+      (await domainVerification.check({}, { domainName: HOST, adopt: true, timeout: -1 })).failures[0]!
+        .property,
+    ).toBe("timeout");
+  });
+});
+
+describe("registration and verification", () => {
+  it("starts, waits for the file, finishes once and registers the domain", async () => {
+    const { id, outs } = await started();
+    expect(id).toBe(outs.verifier);
+    expect(outs.key).toBe(`service_url_registration/${outs.verifier}`);
+    expect(outs.url).toBe(`https://${HOST}/${outs.key}`);
+    publish(outs);
+    const verified = await verify(outs);
+    expect(verified.outs).toMatchObject({ domainName: HOST, status: "registered", domainUuid: verified.id });
+    expect(JSON.stringify(verified.outs)).not.toContain(outs.registerToken);
+    expect(finishes()).toBe(1);
+    expect((await world.api("POST", "/v2/search/domains", { body: {} })).json.items[0].domain_uuid).toBe(
+      verified.id,
+    );
+  });
+
+  it("waits for a slow publisher and still calls finish exactly once", async () => {
+    const { outs } = await started();
+    const appear = setTimeout(() => publish(outs), 2000);
+    try {
+      const verified = await verify(outs, { timeout: 20 });
+      expect(verified.outs.status).toBe("registered");
+      expect(finishes()).toBe(1);
+    } finally {
+      clearTimeout(appear);
+    }
+  });
+
+  it.each([
+    [
+      "a wrong body",
+      { status: 200, body: "not-the-token" },
+      /200 with a 13-byte body that is not exactly the register token/,
+    ],
+    [
+      "a redirect",
+      { status: 301, headers: { location: "https://elsewhere.test/" } },
+      /301 redirect to https:\/\/elsewhere.test\//,
+    ],
+    ["a 404", { status: 404 }, /answered 404/],
+  ])(
+    "gives up at the deadline on %s, says what it saw, and never calls finish",
+    async (_name, answer, seen) => {
+      const { outs } = await started();
+      publish(outs, answer);
+      const error = await captured(verify(outs, { timeout: 1 }));
+      expect(error.message).toMatch(seen);
+      expect(error.message).toMatch(/finish_registration was not called/);
+      expect(error.message).not.toContain(outs.registerToken);
+      expect(finishes()).toBe(0);
+    },
+  );
+
+  it("refuses a link that expired before it was served, pointing at refresh", async () => {
+    const { outs } = await started();
+    publish(outs);
+    const error = await captured(verify({ ...outs, expiresAt: new Date(Date.now() - 1000).toISOString() }));
+    expect(error.message).toMatch(/expired.*pulumi refresh/s);
+    expect(finishes()).toBe(0);
+  });
+
+  it("reports the service's expiry the same way", async () => {
+    await world.close();
+    const clock = new ManualClock(Date.now());
+    await useWorld({ verificationTtlSeconds: 3600 }, clock);
+    const { outs } = await started();
+    publish(outs);
+    clock.advance(3600_000);
+    const error = await captured(verify(outs));
+    expect(error.message).toMatch(/expired.*pulumi refresh/s);
+    expect(finishes()).toBe(1);
+  });
+
+  it("re-runs idempotently: the same domain_uuid", async () => {
+    const { outs } = await started();
+    publish(outs);
+    const first = await verify(outs);
+    const again = await verify(outs);
+    expect(again.id).toBe(first.id);
+  });
+
+  it("does not deactivate a domain that a replacement in the same run confirmed", async () => {
+    const { outs } = await started();
+    publish(outs);
+    const first = await verify(outs);
+    const replacement = await verify(outs);
+    await domainVerification.remove(first.id, first.outs);
+    expect(replacement.id).toBe(first.id);
+    expect((await world.api("POST", "/v2/search/domains", { body: {} })).json.items).toHaveLength(1);
+  });
+});
+
+describe("refresh", () => {
+  it("reports an expired registration gone until the domain is registered", async () => {
+    const { id, outs } = await started();
+    const expired = { ...outs, expiresAt: new Date(Date.now() - 1000).toISOString() };
+    expect(await domainRegistration.read(id, expired)).toEqual({});
+    expect((await domainRegistration.read(id, outs)).id).toBe(id);
+    await registerDomain(world);
+    forgetDomains(clientFor({}));
+    expect((await domainRegistration.read(id, expired)).id).toBe(id);
+  });
+
+  it("reports a domain deactivated out of band as gone", async () => {
+    const { outs } = await started();
+    publish(outs);
+    const verified = await verify(outs);
+    expect((await domainVerification.read(verified.id, verified.outs)).id).toBe(verified.id);
+    await world.api("POST", `/v2/domains/${verified.id}/deactivate`);
+    forgetDomains(clientFor({}));
+    expect(await domainVerification.read(verified.id, verified.outs)).toEqual({});
+  });
+});
+
+describe("delete and adopt", () => {
+  it("explains a 409 by listing the webhooks, then deletes once they are gone", async () => {
+    const domain = await registerDomain(world);
+    const { inputs } = await domainVerification.check({}, { domainName: HOST, adopt: true });
+    const adopted = await domainVerification.create(inputs);
+    expect(adopted.id).toBe(domain.domain_uuid);
+    expect(finishes()).toBe(1);
+    const hook = (await world.api("POST", "/v2/webhooks", { body: hookBody() })).json.webhook_uuid;
+    const error = await captured(domainVerification.remove(adopted.id, adopted.outs));
+    expect(error.message).toContain(hook);
+    expect(error.message).toMatch(/dependsOn/);
+    await world.api("POST", `/v2/webhooks/${hook}/deactivate`);
+    await domainVerification.remove(adopted.id, adopted.outs);
+    expect((await world.api("POST", "/v2/search/domains", { body: {} })).json.items).toEqual([]);
+    await domainVerification.remove(adopted.id, adopted.outs);
+  });
+
+  it("refuses to adopt a domain that is not registered", async () => {
+    const { inputs } = await domainVerification.check({}, { domainName: HOST, adopt: true });
+    await expect(domainVerification.create(inputs)).rejects.toThrow(/not registered to this organization/);
+  });
+});
+
+describe("directory publisher's file", () => {
+  it("writes, rewrites on a new token, and removes the file", async () => {
+    const { mkdtempSync, readFileSync, existsSync } = await import("node:fs");
+    const dir = mkdtempSync(`${require("node:os").tmpdir()}/verification-`);
+    const created = await verificationFile.create({
+      directory: dir,
+      key: "service_url_registration/abc",
+      content: "token-1-xxxxxx",
+    });
+    expect(readFileSync(created.id, "utf8")).toBe("token-1-xxxxxx");
+    expect(JSON.stringify(created.outs)).not.toContain("token-1-xxxxxx");
+    const same = await verificationFile.diff(created.id, created.outs, {
+      directory: dir,
+      key: "service_url_registration/abc",
+      content: "token-1-xxxxxx",
+    });
+    expect(same.changes).toBe(false);
+    const rotated = await verificationFile.diff(created.id, created.outs, {
+      directory: dir,
+      key: "service_url_registration/abc",
+      content: "token-2-xxxxxx",
+    });
+    expect(rotated).toMatchObject({ changes: true, replaces: [] });
+    const moved = await verificationFile.diff(created.id, created.outs, {
+      directory: dir,
+      key: "service_url_registration/def",
+      content: "token-1-xxxxxx",
+    });
+    expect(moved.replaces).toEqual(["key"]);
+    expect(
+      (await verificationFile.check({}, { directory: dir, key: "../escape", content: "x" })).failures[0]!
+        .property,
+    ).toBe("key");
+    await verificationFile.remove(created.id, created.outs);
+    expect(existsSync(created.id)).toBe(false);
+  });
+});
