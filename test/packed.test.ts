@@ -1,6 +1,7 @@
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Consumer, createConsumer, mockedProgramScript } from "./helpers/consumer";
+import { DOMAIN_PROGRAM, domainLifecycleOverGrpc, providerTexts } from "./helpers/domain-lifecycle";
 import { startDynamicHost } from "./helpers/dynamic-host";
 import { HOST, SECRET } from "./helpers/fixtures";
 import { webhookLifecycleOverGrpc } from "./helpers/webhook-lifecycle";
@@ -12,7 +13,6 @@ let world: World;
 beforeAll(async () => {
   consumer = createConsumer(process.cwd());
   world = await startWorld();
-  await registerDomain(world);
 }, 240_000);
 
 afterAll(async () => {
@@ -33,6 +33,7 @@ describe("installed from the npm pack tarball", () => {
   });
 
   it("runs the Webhook lifecycle through the real host", async () => {
+    const domain = await registerDomain(world);
     const [hook] = registeredBy(`
       return [new service.Webhook("orders", {
         endpoint: "https://${HOST}/service/events", secretKey: "${SECRET}",
@@ -45,6 +46,21 @@ describe("installed from the npm pack tarball", () => {
     });
     try {
       await webhookLifecycleOverGrpc(host, hook!.inputs.__provider as string, world);
+    } finally {
+      await host.close();
+      await world.api("POST", `/v2/domains/${domain.domain_uuid}/deactivate`);
+    }
+  });
+
+  it("runs the Domain lifecycle through the real host", async () => {
+    const texts = providerTexts(registeredBy(DOMAIN_PROGRAM));
+    const host = await startDynamicHost({
+      cwd: consumer.dir,
+      pulumiDir: consumer.pulumiDir,
+      env: { SERVICE_RATE_LIMIT: "0" },
+    });
+    try {
+      await domainLifecycleOverGrpc(host, texts, world);
     } finally {
       await host.close();
     }

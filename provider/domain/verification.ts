@@ -1,3 +1,4 @@
+import type { Domain } from "../api/schemas";
 import { AmbiguousRequestError, ConflictError, InvalidRequestError, RateLimitError } from "../client/errors";
 import { rememberSecret } from "../client/redact";
 import { type CheckFailure, checkInputs } from "../runtime/check";
@@ -22,8 +23,8 @@ const FIRST_POLL_MS = 200;
 const MAX_POLL_MS = 750;
 
 /**
- * Domains this provider process registered or confirmed. A replacement whose finish returned the same
- * domain_uuid (finish is idempotent) must not then deactivate it while deleting the old resource.
+ * Domains this provider process found already registered when asked to verify them. A replacement that
+ * lands on the same domain_uuid must not then deactivate it while deleting the old resource.
  */
 const confirmedHere = new Set<string>();
 
@@ -92,6 +93,31 @@ export async function create(props: Props): Promise<{ id: string; outs: Verifica
   if (inputs.adopt) return adopt(inputs);
   const { domainName, verifier, url, registerToken, expiresAt } = inputs as Required<VerificationInputs>;
   rememberSecret(registerToken);
+  const client = clientFor(inputs);
+  const outputs = (domain: Pick<Domain, "domainUuid" | "domainName" | "createTime">): VerificationOutputs =>
+    withCommon(
+      {
+        domainUuid: domain.domainUuid,
+        domainName: domain.domainName,
+        status: "registered",
+        createTime: domain.createTime?.display,
+        adopt: false,
+        verifier,
+        url,
+        expiresAt,
+        timeout: inputs.timeout,
+      },
+      inputs,
+    );
+  // Already registered (a re-run, or a replacement of this resource): nothing to publish or finish. If a
+  // replacement's old half is deleted in this run, it has this same domain_uuid and must stay registered.
+  const existing = (await registeredDomains(client, { fresh: true })).find(
+    (d) => d.domainName === domainName,
+  );
+  if (existing) {
+    confirmedHere.add(existing.domainUuid);
+    return { id: existing.domainUuid, outs: outputs(existing) };
+  }
   const started = Date.now();
   const expiry = Date.parse(expiresAt);
   if (expiry <= started) throw new Error(expiredMessage(domainName, expiresAt));
@@ -100,8 +126,7 @@ export async function create(props: Props): Promise<{ id: string; outs: Verifica
     if (Date.now() >= expiry) throw new Error(expiredMessage(domainName, expiresAt));
     throw new Error(notServedMessage(domainName, url, seen, (Date.now() - started) / 1000));
   }
-  const client = clientFor(inputs);
-  let domain: Awaited<ReturnType<typeof client.finishDomainRegistration>> | undefined;
+  let domain: Domain;
   try {
     domain = await client.finishDomainRegistration(domainName, verifier);
   } catch (error) {
@@ -120,26 +145,11 @@ export async function create(props: Props): Promise<{ id: string; outs: Verifica
       (d) => d.domainName === domainName,
     );
     if (!listed) throw error;
-    domain = { ...listed, verifier };
+    domain = listed;
   } finally {
     forgetDomains(client);
   }
-  confirmedHere.add(domain.domainUuid);
-  const outs: VerificationOutputs = withCommon(
-    {
-      domainUuid: domain.domainUuid,
-      domainName: domain.domainName,
-      status: "registered",
-      createTime: domain.createTime?.display,
-      adopt: false,
-      verifier,
-      url,
-      expiresAt,
-      timeout: inputs.timeout,
-    },
-    inputs,
-  );
-  return { id: domain.domainUuid, outs };
+  return { id: domain.domainUuid, outs: outputs(domain) };
 }
 
 /** Refresh: registered while the organization's domain listing has it; otherwise gone. */

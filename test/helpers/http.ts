@@ -5,7 +5,6 @@
 export interface PlainResponse {
   readonly status: number;
   readonly headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
   readonly json: any;
 }
 
