@@ -4,6 +4,7 @@ import { ManualClock, type Sandbox, startSandbox } from "../sandbox/index";
 import { HOOKS_TOKEN, HOST, OTHER_TOKEN, PLAIN_TOKEN, SECRET, testSeed } from "./helpers/fixtures";
 import { plainApi } from "./helpers/http";
 import { type OriginAnswer, startOrigin, type TestOrigin } from "./helpers/origin";
+import { hookBody, registerDomain as registerDomainVia } from "./helpers/world";
 
 let origin: TestOrigin;
 let sandbox: Sandbox;
@@ -26,28 +27,8 @@ afterEach(async () => {
   await origin.close();
 });
 
-/** Starts and finishes a registration through the test origin. */
-async function registerDomain(domain = HOST, token = HOOKS_TOKEN) {
-  const start = await api("POST", "/v2/domains/start_registration", { token, body: { domain_name: domain } });
-  expect(start.status).toBe(200);
-  origin.files.set(`/service_url_registration/${start.json.verifier}`, {
-    status: 200,
-    body: start.json.register_token,
-  });
-  const finish = await api("POST", "/v2/domains/finish_registration", {
-    token,
-    body: { domain_name: domain, verifier: start.json.verifier },
-  });
-  expect(finish.status).toBe(200);
-  return finish.json as { domain_uuid: string; domain_name: string };
-}
-
-const hookBody = (overrides: Record<string, unknown> = {}) => ({
-  endpoint: { type: "url", value: `https://${HOST}/service/events` },
-  secret_key: SECRET,
-  filters: [{ key: "activity.name", value: "authentication" }],
-  ...overrides,
-});
+const registerDomain = (domain = HOST, token = HOOKS_TOKEN) =>
+  registerDomainVia({ api, origin }, domain, token);
 
 describe("auth and versions", () => {
   it("answers 401 to a missing or unknown token", async () => {

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { withSecretConnection, withSecretOutputs } from "../resource-options";
 import type { ConnectionInput } from "../runtime/credentials";
 import { RuntimeProvider } from "../runtime-provider";
 import { REGISTRATION_SECRET_OUTPUTS, VERIFICATION_SECRET_OUTPUTS } from "./schema";
@@ -7,17 +8,6 @@ interface Common {
   /** Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret. */
   readonly connection?: pulumi.Input<ConnectionInput>;
   readonly acceptLanguage?: pulumi.Input<"en" | "ja">;
-}
-
-function secretOptions<T extends pulumi.CustomResourceOptions>(opts: T, outputs: readonly string[]): T {
-  return {
-    ...opts,
-    additionalSecretOutputs: [...new Set([...(opts.additionalSecretOutputs ?? []), ...outputs])],
-  };
-}
-
-function withSecretConnection<T extends Common>(args: T): T {
-  return { ...args, connection: args.connection === undefined ? undefined : pulumi.secret(args.connection) };
 }
 
 export interface DomainRegistrationArgs extends Common {
@@ -47,7 +37,7 @@ export class DomainRegistration extends pulumi.dynamic.Resource {
         registerToken: undefined,
         expiresAt: undefined,
       },
-      secretOptions(opts, REGISTRATION_SECRET_OUTPUTS),
+      withSecretOutputs(opts, REGISTRATION_SECRET_OUTPUTS),
       "service",
       "DomainRegistration",
     );
@@ -84,7 +74,7 @@ export class DomainVerification extends pulumi.dynamic.Resource {
         status: undefined,
         createTime: undefined,
       },
-      secretOptions(opts, VERIFICATION_SECRET_OUTPUTS),
+      withSecretOutputs(opts, VERIFICATION_SECRET_OUTPUTS),
       "service",
       "DomainVerification",
     );

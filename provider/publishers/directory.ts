@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { withSecretOutputs } from "../resource-options";
 import { RuntimeProvider } from "../runtime-provider";
 import type { Publisher } from "./publisher";
 
@@ -17,7 +18,7 @@ export class VerificationFile extends pulumi.dynamic.Resource {
       fileProvider,
       name,
       { ...args, content: pulumi.secret(args.content), path: undefined, contentHash: undefined },
-      { ...opts, additionalSecretOutputs: ["contentHash"] },
+      withSecretOutputs(opts, ["contentHash"]),
       "service",
       "VerificationFile",
     );

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ApiVersion } from "../api/versions";
+import { withSecretConnection, withSecretOutputs } from "../resource-options";
 import type { ConnectionInput } from "../runtime/credentials";
 import { RuntimeProvider } from "../runtime-provider";
 import { WEBHOOK_SECRET_OUTPUTS } from "./schema";
@@ -47,9 +48,8 @@ export class Webhook extends pulumi.dynamic.Resource {
       webhookProvider,
       name,
       {
-        ...args,
+        ...withSecretConnection(args),
         secretKey: pulumi.secret(args.secretKey),
-        connection: args.connection === undefined ? undefined : pulumi.secret(args.connection),
         webhookUuid: undefined,
         owner: undefined,
         createTime: undefined,
