@@ -1,6 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOOKS_TOKEN, HOST, SECRET } from "./helpers/fixtures";
+import { startSandbox } from "../sandbox/index";
+import { startDirectoryOrigin } from "./helpers/directory-origin";
+import { HOOKS_TOKEN, HOST, SECRET, testSeed } from "./helpers/fixtures";
+import { plainApi } from "./helpers/http";
 import { findPulumiCli, localStack, PULUMI_SKIP_REASON } from "./helpers/pulumi-cli";
 import { registerDomain, startWorld, type World } from "./helpers/world";
 
@@ -48,5 +53,71 @@ describe.skipIf(!cli)("with the Pulumi CLI, a local-backend stack against the sa
 
     stack.run("destroy", "--yes");
     expect(await active()).toHaveLength(0);
+  }, 300_000);
+});
+
+describe.skipIf(!cli)("with the Pulumi CLI, a Domain published with directoryPublisher", () => {
+  it("is brought up, refreshed and destroyed against the sandbox", async () => {
+    const files = mkdtempSync(join(tmpdir(), "verification-files-"));
+    const origin = await startDirectoryOrigin(files);
+    const sandbox = await startSandbox({ seed: testSeed(origin.url) });
+    try {
+      const stack = localStack(join(__dirname, "e2e/domain-program"), { SERVICE_RATE_LIMIT: "0" });
+      stack.run("stack", "init", "dev");
+      stack.run("config", "set", "--secret", "service:token", HOOKS_TOKEN);
+      stack.run("config", "set", "service:baseUrl", sandbox.url);
+      stack.run("config", "set", "service:hostOverrides", JSON.stringify({ [HOST]: origin.url }));
+      stack.run("config", "set", "host", HOST);
+      stack.run("config", "set", "filesDir", files);
+      stack.run("up", "--yes");
+      const api = plainApi(sandbox.url, { token: HOOKS_TOKEN });
+      expect((await api("POST", "/v2/search/domains", { body: {} })).json.items).toHaveLength(1);
+      stack.run("refresh", "--yes");
+      stack.run("preview", "--expect-no-changes");
+      const exported = stack.run("stack", "export");
+      expect(exported).not.toContain(HOOKS_TOKEN);
+      stack.run("destroy", "--yes");
+      expect((await api("POST", "/v2/search/domains", { body: {} })).json.items).toHaveLength(0);
+    } finally {
+      await sandbox.close();
+      await origin.close();
+    }
+  }, 300_000);
+});
+
+describe.skipIf(!cli)("with the Pulumi CLI, the quickstart", () => {
+  it("goes through up, a preview with no changes, and destroy", async () => {
+    const root = join(__dirname, "..");
+    const files = mkdtempSync(join(tmpdir(), "quickstart-files-"));
+    const origin = await startDirectoryOrigin(files);
+    const seed = JSON.parse(readFileSync(join(root, "quickstart/sandbox-seed.json"), "utf8"));
+    const sandbox = await startSandbox({ seed: { ...seed, hosts: { "hooks.quickstart.test": origin.url } } });
+    const stackFile = join(root, "Pulumi.e2e.yaml");
+    try {
+      const stack = localStack(root);
+      stack.run("stack", "init", "e2e");
+      stack.run("config", "set", "service:token", "quickstart-token");
+      stack.run("config", "set", "service:baseUrl", sandbox.url);
+      stack.run(
+        "config",
+        "set",
+        "service:hostOverrides",
+        JSON.stringify({ "hooks.quickstart.test": origin.url }),
+      );
+      stack.run("config", "set", "quickstart:hostname", "hooks.quickstart.test");
+      stack.run("config", "set", "--secret", "quickstart:webhookSecret", "quickstart-webhook-secret-0001");
+      stack.run("config", "set", "quickstart:filesDir", files);
+      stack.run("up", "--yes");
+      stack.run("preview", "--expect-no-changes");
+      const api = plainApi(sandbox.url, { token: "quickstart-token" });
+      expect((await api("POST", "/v2/search/webhooks", { body: {} })).json.items).toHaveLength(2);
+      stack.run("destroy", "--yes");
+      expect((await api("POST", "/v2/search/webhooks", { body: {} })).json.items).toHaveLength(0);
+      expect((await api("POST", "/v2/search/domains", { body: {} })).json.items).toHaveLength(0);
+    } finally {
+      rmSync(stackFile, { force: true });
+      await sandbox.close();
+      await origin.close();
+    }
   }, 300_000);
 });

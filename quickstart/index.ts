@@ -1,0 +1,48 @@
+/**
+ * The quickstart program (Pulumi.yaml at the repository root). A Domain whose verification file is
+ * written into a folder the sandbox serves, and two webhooks on it: one for authentications, one for
+ * fingerprints.
+ */
+import { resolve } from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import * as service from "@service/pulumi";
+
+const config = new pulumi.Config();
+const hostname = config.require("hostname");
+const filesDir = resolve(config.get("filesDir") ?? "quickstart/.well-known-files");
+const webhookSecret = config.requireSecret("webhookSecret");
+
+const domain = new service.Domain("hooks", {
+  domainName: hostname,
+  publish: service.directoryPublisher(filesDir),
+  timeout: 60,
+});
+
+const endpoint = pulumi.interpolate`https://${domain.domainName}/service/events`;
+
+const authentications = new service.Webhook(
+  "authentications",
+  {
+    endpoint,
+    secretKey: webhookSecret,
+    channel: "authentications",
+    filters: [{ key: "activity.name", value: "authentication" }],
+  },
+  { dependsOn: [domain] },
+);
+
+const fingerprints = new service.Webhook(
+  "fingerprints",
+  {
+    endpoint,
+    secretKey: webhookSecret,
+    channel: "fingerprints",
+    filters: [{ key: "activity.name", value: "fingerprint" }],
+  },
+  { dependsOn: [domain] },
+);
+
+export const domainUuid = domain.domainUuid;
+export const verificationUrl = domain.url;
+export const authenticationWebhook = authentications.webhookUuid;
+export const fingerprintWebhook = fingerprints.webhookUuid;
