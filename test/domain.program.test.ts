@@ -2,38 +2,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { isSecret, mockedPulumi, reveal, settled } from "./helpers/mocks";
+import { isSecret, mockedPulumi, reveal, serviceOutputs, settled } from "./helpers/mocks";
 
-const { pulumi, service, registered } = mockedPulumi();
+const { pulumi, service, registered } = mockedPulumi({ outputs: serviceOutputs });
 const REGISTRATION = "pulumi-nodejs:dynamic/service:DomainRegistration";
 const VERIFICATION = "pulumi-nodejs:dynamic/service:DomainVerification";
-
-// The mocks answer a DomainRegistration the way its create does, so that its outputs flow on.
-pulumi.runtime.setMocks(
-  {
-    newResource: (args) => {
-      registered.push(args);
-      const state =
-        args.type === REGISTRATION
-          ? {
-              ...args.inputs,
-              verifier: "v123",
-              key: "service_url_registration/v123",
-              registerToken: "token-abc",
-              url: `https://${args.inputs.domainName}/service_url_registration/v123`,
-              expiresAt: "2030-01-01T00:00:00Z",
-            }
-          : args.type === VERIFICATION
-            ? { ...args.inputs, domainUuid: "uuid-1", status: args.inputs.adopt ? "adopted" : "registered" }
-            : args.inputs;
-      return { id: `${args.name}-id`, state };
-    },
-    call: (args) => args.inputs,
-  },
-  "quickstart",
-  "dev",
-  false,
-);
 
 const ofType = (type: string) => registered.filter((r) => r.type === type);
 

@@ -39,7 +39,7 @@ export class Domain extends pulumi.ComponentResource {
       this.verification = new DomainVerification(
         `${name}-verification`,
         { domainName: args.domainName, adopt: true, timeout: args.timeout, ...common },
-        { parent: this },
+        { parent: this, dependsOn: opts.dependsOn },
       );
       this.url = pulumi.output(undefined);
     } else {

@@ -22,7 +22,32 @@ export function reveal(value: unknown): unknown {
  * Runs programs under Pulumi's mocks against the built package, loaded by its own name as a user's
  * program would load it, so that the real closure serializer sees the real class.
  */
-export function mockedPulumi(options: { preview?: boolean; config?: Record<string, string> } = {}) {
+/** What this package's dynamic resources output, as their create would. */
+export function serviceOutputs(args: MockResourceArgs): Record<string, unknown> {
+  const { type, inputs } = args;
+  if (type.endsWith(":DomainRegistration")) {
+    return {
+      verifier: "v123",
+      key: "service_url_registration/v123",
+      registerToken: "token-abc",
+      url: `https://${inputs.domainName}/service_url_registration/v123`,
+      expiresAt: "2030-01-01T00:00:00Z",
+    };
+  }
+  if (type.endsWith(":DomainVerification"))
+    return { domainUuid: "uuid-1", status: inputs.adopt ? "adopted" : "registered" };
+  return {};
+}
+
+export function mockedPulumi(
+  options: {
+    preview?: boolean;
+    config?: Record<string, string>;
+    project?: string;
+    /** Outputs to add to a resource's inputs, as the real create would. */
+    outputs?: (args: MockResourceArgs) => Record<string, unknown>;
+  } = {},
+) {
   const pulumi = require("@pulumi/pulumi") as typeof PulumiModule;
   const registered: MockResourceArgs[] = [];
   if (options.config) {
@@ -32,11 +57,14 @@ export function mockedPulumi(options: { preview?: boolean; config?: Record<strin
     {
       newResource: (args) => {
         registered.push(args);
-        return { id: args.inputs.webhookUuid ?? `${args.name}-id`, state: { ...args.inputs } };
+        return {
+          id: args.inputs.webhookUuid ?? `${args.name}-id`,
+          state: { ...args.inputs, ...options.outputs?.(args) },
+        };
       },
       call: (args) => args.inputs,
     },
-    "quickstart",
+    options.project ?? "quickstart",
     "dev",
     options.preview ?? false,
   );
