@@ -55,12 +55,7 @@ export class Webhook extends pulumi.dynamic.Resource {
         createTime: undefined,
         secretKeyHash: undefined,
       },
-      {
-        ...opts,
-        additionalSecretOutputs: [
-          ...new Set([...(opts.additionalSecretOutputs ?? []), ...WEBHOOK_SECRET_OUTPUTS]),
-        ],
-      },
+      withSecretOutputs(opts, WEBHOOK_SECRET_OUTPUTS),
       "service",
       "Webhook",
     );
