@@ -10,16 +10,41 @@ describe("RateLimiter (fake time)", () => {
     vi.useRealTimers();
   });
 
-  it("starts at most N requests in any window of one second plus margin", async () => {
+  it("starts at most N requests within a second of the previous answers", async () => {
     const limiter = new RateLimiter(10);
     const granted: number[] = [];
-    const all = Array.from({ length: 25 }, () => limiter.acquire().then(() => granted.push(Date.now())));
+    // Each request is answered 30 ms after it starts.
+    const all = Array.from({ length: 25 }, () =>
+      limiter.acquire().then((release) => {
+        granted.push(Date.now());
+        setTimeout(release, 30);
+      }),
+    );
     await vi.advanceTimersByTimeAsync(5000);
     await Promise.all(all);
     expect(granted).toHaveLength(25);
     for (let i = 10; i < granted.length; i++)
-      expect(granted[i]! - granted[i - 10]!).toBeGreaterThanOrEqual(1025);
-    expect(granted[24]).toBe(2050);
+      expect(granted[i]! - granted[i - 10]!).toBeGreaterThanOrEqual(1035);
+    expect(granted.slice(0, 10).every((t) => t === 0)).toBe(true);
+    expect(granted[10]).toBe(1035);
+  });
+
+  it("does not start an 11th request while ten are still unanswered", async () => {
+    const limiter = new RateLimiter(10);
+    const releases: (() => void)[] = [];
+    for (let i = 0; i < 10; i++) releases.push(await limiter.acquire());
+    let eleventh = false;
+    const next = limiter.acquire().then(() => {
+      eleventh = true;
+    });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(eleventh).toBe(false);
+    releases[0]!();
+    await vi.advanceTimersByTimeAsync(1004);
+    expect(eleventh).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await next;
+    expect(eleventh).toBe(true);
   });
 
   it("holds every caller until a Retry-After pause ends", async () => {

@@ -183,7 +183,7 @@ export class ServiceClient {
     const started = clock.now();
 
     for (let attempt = 1; ; attempt++) {
-      await this.limiter?.acquire();
+      const release = (await this.limiter?.acquire()) ?? (() => {});
       const attemptStart = clock.now();
       let failure: AttemptFailure;
       let error: ServiceError;
@@ -195,7 +195,7 @@ export class ServiceClient {
           headers,
           body,
           timeoutMs,
-        });
+        }).finally(release);
         const requestId = headerValue(res.headers["x-request-id"] ?? res.headers["request-id"]);
         this.log(
           `${route.method} ${path} -> ${res.status} in ${clock.now() - attemptStart} ms (attempt ${attempt})`,

@@ -1,23 +1,29 @@
 import { type Clock, systemClock } from "./clock";
 
 /**
- * Keeps one credential under the service's request rate: at most `perSecond` requests start in any
- * window of one second plus a margin. The margin absorbs the gap between when the client starts a
- * request and when the server counts it, which would otherwise let the server see one request too many.
+ * Keeps one credential under the service's request rate: at most `perSecond` requests in any window of
+ * one second. A request holds its slot from the moment it starts until one second after its answer
+ * arrived: the server counted it somewhere in between, so only then can no window on the server's side
+ * hold it together with a request that starts now.
  */
 export class RateLimiter {
-  private readonly started: number[] = [];
+  /** One per recent request: when its answer came back, or Infinity while it is in flight. */
+  private slots: { at: number }[] = [];
   private pausedUntil = 0;
-  private tail: Promise<void> = Promise.resolve();
+  private tail: Promise<unknown> = Promise.resolve();
+  private wake: (() => void) | undefined;
 
   constructor(
     readonly perSecond: number,
     private readonly clock: Clock = systemClock,
-    private readonly windowMs = 1000 + 25,
+    private readonly windowMs = 1000 + 5,
   ) {}
 
-  /** Resolves when the caller may start a request; callers are served in arrival order. */
-  acquire(): Promise<void> {
+  /**
+   * Resolves when the caller may start a request, with the function to call once its answer (or its
+   * failure) has arrived. Callers are served in arrival order.
+   */
+  acquire(): Promise<() => void> {
     const turn = this.tail.then(() => this.waitForSlot());
     this.tail = turn;
     return turn;
@@ -28,21 +34,32 @@ export class RateLimiter {
     this.pausedUntil = Math.max(this.pausedUntil, untilMs);
   }
 
-  private async waitForSlot(): Promise<void> {
-    if (this.perSecond <= 0) return;
+  private async waitForSlot(): Promise<() => void> {
+    if (this.perSecond <= 0) return () => {};
     for (;;) {
       const now = this.clock.now();
       if (now < this.pausedUntil) {
         await this.clock.sleep(this.pausedUntil - now);
         continue;
       }
-      while (this.started.length > 0 && this.started[0]! <= now - this.windowMs) this.started.shift();
-      if (this.started.length < this.perSecond) {
-        this.started.push(now);
-        return;
+      this.slots = this.slots.filter((s) => s.at > now - this.windowMs);
+      if (this.slots.length < this.perSecond) {
+        const slot = { at: Number.POSITIVE_INFINITY };
+        this.slots.push(slot);
+        return () => this.release(slot);
       }
-      await this.clock.sleep(this.started[0]! + this.windowMs - now);
+      const soonest = Math.min(...this.slots.map((s) => s.at));
+      if (Number.isFinite(soonest)) await this.clock.sleep(soonest + this.windowMs - now);
+      else await new Promise<void>((resolve) => (this.wake = resolve));
     }
+  }
+
+  private release(slot: { at: number }): void {
+    if (Number.isFinite(slot.at)) return;
+    slot.at = this.clock.now();
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
   }
 }
 
