@@ -131,11 +131,7 @@ async function handleApi(
         throw new HttpError(400, "malformed_json", "the request body is not valid JSON");
       }
     }
-    const language = (c.req.header("accept-language") ?? "en").toLowerCase().startsWith("ja") ? "ja" : "en";
-    const result = await handler(
-      { token, version: route.version, params: c.req.param(), query: c.req.query(), body, language },
-      ctx,
-    );
+    const result = await handler({ token, version: route.version, params: c.req.param(), body }, ctx);
     record(200);
     if (fault?.drop) {
       // "Apply, then drop": the change is made, and the caller never hears of it.

@@ -35,9 +35,7 @@ export interface ApiCall {
   /** The generation of the route (a v1 route called with 1.3 is still 1.4-shaped). */
   readonly version: ApiVersion;
   readonly params: Readonly<Record<string, string>>;
-  readonly query: Readonly<Record<string, string>>;
   readonly body: unknown;
-  readonly language: "en" | "ja";
 }
 
 export type ApiHandler = (call: ApiCall, ctx: SandboxContext) => unknown | Promise<unknown>;

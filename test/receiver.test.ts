@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isStale, UpdateCounterGuard, verifySignature } from "../provider/receiver/index";
 import { SECRET } from "./helpers/fixtures";
-import { hookBody, registerDomain, startWorld, type World } from "./helpers/world";
+import { hookBody, useRegisteredWorld } from "./helpers/world";
 
 /** The signature as the openssl command line computes it, independently of node:crypto. */
 function opensslSignature(body: string, secret: string): string {
@@ -72,26 +72,22 @@ describe("update_counter ordering", () => {
 });
 
 describe("end to end: sandbox deliveries through the receiver helpers", () => {
-  let world: World;
-  beforeEach(async () => {
-    world = await startWorld();
-    await registerDomain(world);
-  });
-  afterEach(async () => {
-    await world.close();
-  });
+  const worldRef = useRegisteredWorld("each");
 
   it("verifies real deliveries and drops the one that arrives out of order", async () => {
-    await world.api("POST", "/v2/webhooks", { body: hookBody() });
-    const { serviceId } = world.sandbox.upsertSession({ organization: "acme", kind: "authentication" });
-    world.sandbox.upsertSession({
+    await worldRef.current.api("POST", "/v2/webhooks", { body: hookBody() });
+    const { serviceId } = worldRef.current.sandbox.upsertSession({
+      organization: "acme",
+      kind: "authentication",
+    });
+    worldRef.current.sandbox.upsertSession({
       organization: "acme",
       kind: "authentication",
       service_id: serviceId,
       item: { status: { flag: "review" } },
     });
-    await world.sandbox.deliveriesIdle();
-    const deliveries = world.origin.received.filter((r) => r.method === "POST");
+    await worldRef.current.sandbox.deliveriesIdle();
+    const deliveries = worldRef.current.origin.received.filter((r) => r.method === "POST");
     expect(deliveries).toHaveLength(2);
     const guard = new UpdateCounterGuard();
     const processed: number[] = [];

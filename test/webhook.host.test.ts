@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { describe, it } from "vitest";
 import { startDynamicHost } from "./helpers/dynamic-host";
 import { HOST, SECRET } from "./helpers/fixtures";
 import { mockedPulumi, settled } from "./helpers/mocks";
 import { webhookLifecycleOverGrpc } from "./helpers/webhook-lifecycle";
-import { registerDomain, startWorld, type World } from "./helpers/world";
+import { useRegisteredWorld } from "./helpers/world";
 
-let world: World;
-beforeAll(async () => {
-  world = await startWorld();
-  await registerDomain(world);
-});
-afterAll(async () => {
-  await world.close();
-});
+const worldRef = useRegisteredWorld();
 
 describe("the real dynamic-provider host, over gRPC, in this repository", () => {
   it("runs Configure, Check, Create, Diff, Read and Delete", async () => {
@@ -26,7 +19,7 @@ describe("the real dynamic-provider host, over gRPC, in this repository", () => 
     const providerText = registered[0]!.inputs.__provider as string;
     const host = await startDynamicHost({ cwd: process.cwd(), env: { SERVICE_RATE_LIMIT: "0" } });
     try {
-      await webhookLifecycleOverGrpc(host, providerText, world);
+      await webhookLifecycleOverGrpc(host, providerText, worldRef.current);
     } finally {
       await host.close();
     }

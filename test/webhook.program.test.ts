@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HOOKS_TOKEN, HOST, SECRET } from "./helpers/fixtures";
 import { isSecret, mockedPulumi, reveal, settled } from "./helpers/mocks";
-import { registerDomain, startWorld, type World } from "./helpers/world";
+import { useRegisteredWorld } from "./helpers/world";
 
 const PLANTED_TOKEN = "planted-stack-token-9d1e7c";
 const PLANTED_CONNECTION = "planted-connection-token-4b2a";
@@ -10,14 +10,7 @@ const PLANTED_ENV = "planted-env-token-61f0aa";
 process.env.SERVICE_API_TOKEN = PLANTED_ENV;
 const { pulumi, service, registered } = mockedPulumi({ config: { "service:token": PLANTED_TOKEN } });
 
-let world: World;
-beforeAll(async () => {
-  world = await startWorld();
-  await registerDomain(world);
-});
-afterAll(async () => {
-  await world.close();
-});
+const worldRef = useRegisteredWorld();
 
 function program() {
   const endpoint = `https://${HOST}/service/events`;
@@ -89,7 +82,7 @@ describe("a program with three webhooks, under setMocks", () => {
     const provider = requireFromString(text).handler();
     const config: Record<string, string> = {
       "service:token": HOOKS_TOKEN,
-      "service:baseUrl": world.sandbox.url,
+      "service:baseUrl": worldRef.current.sandbox.url,
     };
     await provider.configure!({ config: { get: (k: string) => config[k] } });
     const { inputs, failures } = await provider.check!(

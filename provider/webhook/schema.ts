@@ -45,5 +45,5 @@ export const WebhookOutputs = z.object({
 });
 export type WebhookOutputs = z.output<typeof WebhookOutputs>;
 
-/** The outputs that the program and the README promise, beside the internal ones above. */
+/** Outputs derived from secret inputs; the Webhook class marks them secret (additionalSecretOutputs). */
 export const WEBHOOK_SECRET_OUTPUTS = ["secretKeyHash", "connection"] as const;

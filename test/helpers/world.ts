@@ -1,3 +1,4 @@
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { type Sandbox, type SandboxClock, type SeedInput, startSandbox } from "../../sandbox/index";
 import { HOOKS_TOKEN, HOST, SECRET, testSeed } from "./fixtures";
 import { plainApi } from "./http";
@@ -61,3 +62,20 @@ export const hookBody = (overrides: Record<string, unknown> = {}) => ({
   filters: [{ key: "activity.name", value: "authentication" }],
   ...overrides,
 });
+
+/**
+ * A World with HOST registered, started before the file's (or describe block's) tests and closed after.
+ * Read `.current` inside tests.
+ */
+export function useRegisteredWorld(scope: "all" | "each" = "all"): { readonly current: World } {
+  const holder: { current: World } = { current: undefined as unknown as World };
+  const [before, after] = scope === "all" ? [beforeAll, afterAll] : [beforeEach, afterEach];
+  before(async () => {
+    holder.current = await startWorld();
+    await registerDomain(holder.current);
+  });
+  after(async () => {
+    await holder.current?.close();
+  });
+  return holder;
+}
