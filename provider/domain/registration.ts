@@ -1,27 +1,11 @@
 import { checkInputs } from "../runtime/check";
+import { commonMembersChanged, withCommonMembers } from "../runtime/common-members";
 import { clientFor } from "../runtime/credentials";
 import { registeredDomains } from "../runtime/listings";
 import { containsUnknown } from "../runtime/unknowns";
 import { RegistrationInputs, RegistrationOutputs } from "./schema";
 
 type Props = Record<string, unknown>;
-
-/** Members that change nothing remotely: credentials and language. */
-export function inPlaceChange(old: { connection?: unknown; acceptLanguage?: unknown }, news: Props): boolean {
-  return (
-    JSON.stringify(news.connection ?? null) !== JSON.stringify(old.connection ?? null) ||
-    (news.acceptLanguage ?? null) !== (old.acceptLanguage ?? null)
-  );
-}
-
-export function withCommon<T extends object>(base: T, news: Props): T {
-  const { connection: _c, acceptLanguage: _l, ...rest } = base as T & Props;
-  return {
-    ...rest,
-    ...(news.connection ? { connection: news.connection } : {}),
-    ...(news.acceptLanguage ? { acceptLanguage: news.acceptLanguage } : {}),
-  } as T;
-}
 
 export async function check(_olds: Props, news: Props) {
   return checkInputs(RegistrationInputs, news);
@@ -31,14 +15,18 @@ export async function diff(_id: string, olds: Props, news: Props) {
   const old = RegistrationOutputs.parse(olds);
   const replaces =
     containsUnknown(news.domainName) || news.domainName !== old.domainName ? ["domainName"] : [];
-  return { changes: replaces.length > 0 || inPlaceChange(old, news), replaces, deleteBeforeReplace: false };
+  return {
+    changes: replaces.length > 0 || commonMembersChanged(old, news),
+    replaces,
+    deleteBeforeReplace: false,
+  };
 }
 
 /** start_registration: a new verifier and register token, valid until expiresAt. */
 export async function create(props: Props): Promise<{ id: string; outs: RegistrationOutputs }> {
   const inputs = RegistrationInputs.parse(props);
   const start = await clientFor(inputs).startDomainRegistration(inputs.domainName);
-  const outs: RegistrationOutputs = withCommon(
+  const outs: RegistrationOutputs = withCommonMembers(
     {
       domainName: start.domainName,
       url: start.url,
@@ -61,12 +49,12 @@ export async function read(id: string, props: Props) {
   const old = RegistrationOutputs.parse(props);
   const registered = (await registeredDomains(clientFor(old))).some((d) => d.domainName === old.domainName);
   if (!registered && Date.parse(old.expiresAt) <= Date.now()) return {};
-  const inputs = withCommon({ domainName: old.domainName }, old);
+  const inputs = withCommonMembers({ domainName: old.domainName }, old);
   return { id, props: old, inputs };
 }
 
 export async function update(_id: string, olds: Props, news: Props) {
-  return { outs: withCommon(RegistrationOutputs.parse(olds), news) };
+  return { outs: withCommonMembers(RegistrationOutputs.parse(olds), news) };
 }
 
 /** A registration has nothing to remove on the service. */

@@ -2,6 +2,7 @@ import type { Domain } from "../api/schemas";
 import { AmbiguousRequestError, ConflictError, InvalidRequestError, RateLimitError } from "../client/errors";
 import { rememberSecret } from "../client/redact";
 import { type CheckFailure, checkInputs } from "../runtime/check";
+import { commonMembersChanged, withCommonMembers } from "../runtime/common-members";
 import { clientFor } from "../runtime/credentials";
 import { activeWebhooks, forgetDomains, registeredDomains } from "../runtime/listings";
 import { type Observation, probe } from "../runtime/probe";
@@ -13,7 +14,6 @@ import {
   notRegisteredForAdoptMessage,
   notServedMessage,
 } from "./messages";
-import { inPlaceChange, withCommon } from "./registration";
 import { VERIFY_MEMBERS, VerificationInputs, VerificationOutputs } from "./schema";
 
 type Props = Record<string, unknown>;
@@ -48,7 +48,7 @@ export async function diff(_id: string, olds: Props, news: Props) {
     (key) => containsUnknown(news[key]) || (news[key] ?? old[key]) !== old[key],
   );
   const changes =
-    replaces.length > 0 || inPlaceChange(old, news) || (news.timeout ?? old.timeout) !== old.timeout;
+    replaces.length > 0 || commonMembersChanged(old, news) || (news.timeout ?? old.timeout) !== old.timeout;
   return { changes, replaces: [...replaces], deleteBeforeReplace: false };
 }
 
@@ -70,7 +70,7 @@ async function adopt(inputs: VerificationInputs) {
     (d) => d.domainName === inputs.domainName,
   );
   if (!found) throw new Error(notRegisteredForAdoptMessage(inputs.domainName));
-  const outs: VerificationOutputs = withCommon(
+  const outs: VerificationOutputs = withCommonMembers(
     {
       domainUuid: found.domainUuid,
       domainName: found.domainName,
@@ -95,7 +95,7 @@ export async function create(props: Props): Promise<{ id: string; outs: Verifica
   rememberSecret(registerToken);
   const client = clientFor(inputs);
   const outputs = (domain: Pick<Domain, "domainUuid" | "domainName" | "createTime">): VerificationOutputs =>
-    withCommon(
+    withCommonMembers(
       {
         domainUuid: domain.domainUuid,
         domainName: domain.domainName,
@@ -163,7 +163,9 @@ export async function read(id: string, props: Props) {
 
 export async function update(_id: string, olds: Props, news: Props) {
   const old = VerificationOutputs.parse(olds);
-  return { outs: withCommon({ ...old, timeout: (news.timeout as number | undefined) ?? old.timeout }, news) };
+  return {
+    outs: withCommonMembers({ ...old, timeout: (news.timeout as number | undefined) ?? old.timeout }, news),
+  };
 }
 
 /**

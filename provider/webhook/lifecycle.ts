@@ -4,6 +4,7 @@ import { isApiVersion } from "../api/versions";
 import { AmbiguousRequestError, ConflictError, InvalidRequestError, NotFoundError } from "../client/errors";
 import { rememberSecret } from "../client/redact";
 import { type CheckFailure, checkInputs } from "../runtime/check";
+import { commonMembersChanged, withCommonMembers } from "../runtime/common-members";
 import { clientFor } from "../runtime/credentials";
 import { activeWebhooks, forgetWebhooks } from "../runtime/listings";
 import { hashSecret, secretMatches } from "../runtime/secret-hash";
@@ -55,26 +56,28 @@ export async function diff(id: string, olds: Props, news: Props) {
   }
   const adopt = news.adoptWebhookUuid;
   if (adopt !== undefined && adopt !== id) replaces.push("adoptWebhookUuid");
-  const inPlace =
-    JSON.stringify(news.connection ?? null) !== JSON.stringify(old.connection ?? null) ||
-    (news.acceptLanguage ?? null) !== (old.acceptLanguage ?? null);
-  return { changes: replaces.length > 0 || inPlace, replaces, deleteBeforeReplace: false };
+  return {
+    changes: replaces.length > 0 || commonMembersChanged(old, news),
+    replaces,
+    deleteBeforeReplace: false,
+  };
 }
 
 function outputsFor(hook: Webhook, inputs: WebhookInputs): WebhookOutputs {
-  return {
-    webhookUuid: hook.webhookUuid,
-    endpoint: hook.endpoint,
-    channel: hook.channel,
-    filters: toWireFilters(canonicalFilters(hook.filters)),
-    owner: hook.owner,
-    createTime: hook.createTime?.display,
-    apiVersion: inputs.apiVersion,
-    secretKeyHash: hashSecret(inputs.secretKey),
-    ...(inputs.acceptLanguage ? { acceptLanguage: inputs.acceptLanguage } : {}),
-    ...(inputs.connection ? { connection: inputs.connection } : {}),
-    ...(inputs.adoptWebhookUuid ? { adoptWebhookUuid: inputs.adoptWebhookUuid } : {}),
-  };
+  return withCommonMembers<WebhookOutputs>(
+    {
+      webhookUuid: hook.webhookUuid,
+      endpoint: hook.endpoint,
+      channel: hook.channel,
+      filters: toWireFilters(canonicalFilters(hook.filters)),
+      owner: hook.owner,
+      createTime: hook.createTime?.display,
+      apiVersion: inputs.apiVersion,
+      secretKeyHash: hashSecret(inputs.secretKey),
+      ...(inputs.adoptWebhookUuid ? { adoptWebhookUuid: inputs.adoptWebhookUuid } : {}),
+    },
+    inputs,
+  );
 }
 
 const sameConfig = (hook: Webhook, inputs: WebhookInputs) =>
@@ -112,7 +115,6 @@ export async function create(props: Props): Promise<{ id: string; outs: WebhookO
   const client = clientFor(inputs);
   const before = await activeWebhooks(client, { fresh: true });
   if (before.length >= 10) throw new Error(quotaMessage(before, inputs.endpoint));
-  forgetWebhooks(client);
   try {
     const hook = await client.createWebhook({
       endpoint: { type: "url", value: inputs.endpoint },
@@ -157,16 +159,7 @@ export async function read(id: string, props: Props) {
 
 /** Only credentials or language changed: nothing to do remotely. */
 export async function update(_id: string, olds: Props, news: Props) {
-  const old = WebhookOutputs.parse(olds);
-  const { connection: _c, acceptLanguage: _l, ...rest } = old;
-  const outs: WebhookOutputs = {
-    ...rest,
-    ...(news.connection ? { connection: news.connection as WebhookOutputs["connection"] } : {}),
-    ...(news.acceptLanguage
-      ? { acceptLanguage: news.acceptLanguage as WebhookOutputs["acceptLanguage"] }
-      : {}),
-  };
-  return { outs };
+  return { outs: withCommonMembers(WebhookOutputs.parse(olds), news) };
 }
 
 /** Deactivates. A webhook that is already inactive or unknown counts as deleted. */

@@ -1,0 +1,26 @@
+/**
+ * `connection` and `acceptLanguage`, the members every resource takes that change nothing on the
+ * service: a change to them is an update in place, and outputs carry them so that delete and refresh
+ * use the same credentials.
+ */
+type Props = Record<string, unknown>;
+
+export function commonMembersChanged(
+  old: { connection?: unknown; acceptLanguage?: unknown },
+  news: Props,
+): boolean {
+  return (
+    JSON.stringify(news.connection ?? null) !== JSON.stringify(old.connection ?? null) ||
+    (news.acceptLanguage ?? null) !== (old.acceptLanguage ?? null)
+  );
+}
+
+/** `base` with its common members replaced by those of `news` (absent ones dropped). */
+export function withCommonMembers<T extends object>(base: T, news: Props): T {
+  const { connection: _c, acceptLanguage: _l, ...rest } = base as T & Props;
+  return {
+    ...rest,
+    ...(news.connection ? { connection: news.connection } : {}),
+    ...(news.acceptLanguage ? { acceptLanguage: news.acceptLanguage } : {}),
+  } as T;
+}
