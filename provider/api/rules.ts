@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { controlCharacterProblem, safeString } from "./text";
 import { type ApiVersion, VERSION_TRAITS } from "./versions";
 
 /**
@@ -14,6 +15,8 @@ const HOST_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 /** A bare hostname: no scheme, port, path or trailing dot or slash; at least two labels. */
 export function hostnameProblem(value: string): string | undefined {
   if (value.length === 0) return "must not be empty";
+  const control = controlCharacterProblem(value);
+  if (control) return control;
   if (/[/:?#@\s]/.test(value)) return "must be a bare hostname, without scheme, port, path or trailing slash";
   if (value !== value.toLowerCase()) return "must be lower case";
   if (value.length > 253) return "must be at most 253 characters";
@@ -31,6 +34,9 @@ export const Hostname = z.string().superRefine((value, ctx) => {
 });
 
 export function endpointProblem(value: string, version: ApiVersion): string | undefined {
+  // Checked on the raw value: the URL parser below would strip a TAB, CR or LF and hide it.
+  const control = controlCharacterProblem(value);
+  if (control) return control;
   let url: URL;
   try {
     url = new URL(value);
@@ -58,16 +64,16 @@ export function endpointSchema(version: ApiVersion) {
 
 export function secretKeySchema(version: ApiVersion) {
   const { min, max } = VERSION_TRAITS[version].secretKey;
-  const atLeast = z.string().min(min, `must be at least ${min} characters on API ${version}`);
+  const atLeast = safeString().min(min, `must be at least ${min} characters on API ${version}`);
   return max === undefined
     ? atLeast
     : atLeast.max(max, `must be at most ${max} characters on API ${version}`);
 }
 
 const FilterShape = z.object({
-  key: z.string(),
-  value: z.string().min(1, "must not be empty").optional(),
-  values: z.array(z.string().min(1, "must not be empty")).min(1, "must not be empty").optional(),
+  key: safeString(),
+  value: safeString().min(1, "must not be empty").optional(),
+  values: z.array(safeString().min(1, "must not be empty")).min(1, "must not be empty").optional(),
 });
 export type FilterInput = z.infer<typeof FilterShape>;
 
@@ -175,7 +181,7 @@ export function webhookCreateBodySchema(version: ApiVersion) {
   return z.object({
     endpoint: z.object({ type: z.literal("url", "must be url"), value: endpointSchema(version) }),
     secret_key: secretKeySchema(version),
-    channel: z.string().min(1, "must not be empty").nullish(),
+    channel: safeString().min(1, "must not be empty").nullish(),
     filters: filtersSchema(version),
   });
 }

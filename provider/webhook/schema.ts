@@ -7,6 +7,7 @@ import {
   toWireFilters,
 } from "../api/rules";
 import { WireFilter } from "../api/schemas";
+import { safeString } from "../api/text";
 import { API_VERSIONS, type ApiVersion } from "../api/versions";
 import { AcceptLanguage, ConnectionInput } from "../runtime/credentials";
 
@@ -16,7 +17,7 @@ export function webhookInputsSchema(version: ApiVersion) {
     endpoint: endpointSchema(version),
     secretKey: secretKeySchema(version),
     filters: filtersSchema(version).transform((filters) => toWireFilters(canonicalFilters(filters))),
-    channel: z.string().min(1, "must not be empty").default("default"),
+    channel: safeString().min(1, "must not be empty").default("default"),
     apiVersion: z.enum(API_VERSIONS, "must be 2.0 or 1.4").default("2.0"),
     acceptLanguage: AcceptLanguage.optional(),
     connection: ConnectionInput.optional(),
