@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { REQUESTS_PER_SECOND } from "../provider/api/limits";
 
 export const Settings = z.object({
   /** Requests per second per token; 0 turns the limit off. */
-  rateLimitPerSecond: z.number().min(0).default(10),
+  rateLimitPerSecond: z.number().min(0).default(REQUESTS_PER_SECOND),
   /** Lifetime of a domain verification link. */
   verificationTtlSeconds: z.number().positive().default(3600),
   /** Failed finish_registration attempts before the sandbox answers 429. */

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { MAX_ACTIVE_WEBHOOKS } from "../provider/api/limits";
 import type { CanonicalFilter } from "../provider/api/rules";
 import type { ApiVersion } from "../provider/api/versions";
 import type { SandboxClock } from "./clock";
@@ -54,8 +55,6 @@ export interface SessionRecord {
   updateCounter: number;
   updatedAt: number;
 }
-
-export const MAX_ACTIVE_WEBHOOKS = 10;
 
 /** Everything the sandbox remembers, and the state transitions of spec section 3. */
 export class SandboxStore {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { REQUESTS_PER_SECOND } from "../api/limits";
 import { API_VERSIONS } from "../api/versions";
 import type { Clock } from "./clock";
 import { ConfigurationError } from "./errors";
@@ -15,7 +16,7 @@ export const ConnectionSettings = z.object({
   acceptLanguage: z.enum(["en", "ja"], "must be en or ja").default("en"),
   timeoutMs: z.number().int().positive().default(30_000),
   /** Requests per second per token; 0 turns the client-side limiter off. */
-  rateLimitPerSecond: z.number().min(0).default(10),
+  rateLimitPerSecond: z.number().min(0).default(REQUESTS_PER_SECOND),
 });
 export type ConnectionSettings = z.output<typeof ConnectionSettings>;
 
