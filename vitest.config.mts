@@ -3,8 +3,12 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // Many tests load the package by its name, as a user's program does, which resolves to dist/: build
+    // it first, so that `npx vitest` alone can never run a stale build.
+    globalSetup: ["test/setup/build.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    unstubEnvs: true,
   },
 });

@@ -7,7 +7,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { configure, domainRegistration, domainVerification } from "../provider/runtime/index";
+import { configure, domainRegistration, domainVerification } from "../provider/runtime-entry";
 import { startSandbox } from "../sandbox/index";
 
 const TOKEN = "bench-token";
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     "service:baseUrl": sandbox.url,
     "service:hostOverrides": JSON.stringify(hosts),
   };
-  configure({ get: (k) => config[k] });
+  configure({ get: (k: string) => config[k] });
 
   console.log("T (s) | finish calls | visible -> registered | API calls");
   for (const t of [0, 2, 5]) {

@@ -6,9 +6,8 @@
  * - time from a cold start of the dynamic-provider host to the first Check over gRPC (goal < 500 ms)
  */
 import * as pulumi from "@pulumi/pulumi";
-import { clientFor } from "../provider/runtime/credentials";
-import { configure, webhook } from "../provider/runtime/index";
-import { forgetWebhooks } from "../provider/runtime/listings";
+import { ProcessContext, setProcessContext } from "../provider/context/process";
+import { configure, webhook } from "../provider/runtime-entry";
 import { RuntimeProvider } from "../provider/runtime-provider";
 import { startSandbox } from "../sandbox/index";
 import { startDynamicHost } from "../test/helpers/dynamic-host";
@@ -27,7 +26,8 @@ async function main(): Promise<void> {
   });
   const token = sandbox.store.tokens.get(TOKEN)!;
   sandbox.store.completeRegistration(token, sandbox.store.startRegistration(token, HOST));
-  configure({ get: (k) => ({ "service:token": TOKEN, "service:baseUrl": sandbox.url })[k] });
+  const config: Record<string, string> = { "service:token": TOKEN, "service:baseUrl": sandbox.url };
+  configure({ get: (k: string) => config[k] });
 
   const made = [];
   for (let i = 0; i < 10; i++) {
@@ -53,7 +53,9 @@ async function main(): Promise<void> {
     `API calls by check + diff of 10 unchanged webhooks: ${sandbox.requests().length - before} (goal 0)`,
   );
 
-  forgetWebhooks(clientFor({}));
+  // A refresh runs in a new provider process.
+  setProcessContext(new ProcessContext());
+  configure({ get: (k: string) => config[k] });
   before = sandbox.requests().length;
   await Promise.all(made.map((m) => webhook.read(m.id, m.outs)));
   console.log(

@@ -1,3 +1,4 @@
+export type { AcceptLanguage, ConnectionInput } from "./api/connection";
 export type { ApiVersion } from "./api/versions";
 export { type ClientOptions, ServiceClient } from "./client/index";
 export { Domain, type DomainArgs } from "./domain/component";
@@ -8,7 +9,7 @@ export {
   type DomainVerificationArgs,
 } from "./domain/resources";
 export { directoryPublisher, VerificationFile, type VerificationFileArgs } from "./publishers/directory";
-export type { Publisher, VerificationFileSpec } from "./publishers/publisher";
+export type { Publisher, PublisherOptions, VerificationFileSpec } from "./publishers/publisher";
 export {
   CACHING_DISABLED_POLICY_ID,
   type S3PublisherArgs,
@@ -17,5 +18,4 @@ export {
   verificationCacheBehavior,
 } from "./publishers/s3";
 export * from "./receiver/index";
-export type { ConnectionInput } from "./runtime/credentials";
 export { Webhook, type WebhookArgs, type WebhookFilter } from "./webhook/resource";

@@ -1,3 +1,8 @@
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   AmbiguousRequestError,
@@ -7,10 +12,14 @@ import {
   ConnectionError,
   InvalidRequestError,
   NotFoundError,
+  ProcessContext,
   RateLimitError,
+  ResponseValidationError,
   ServerError,
   ServiceClient,
   ServiceError,
+  setProcessContext,
+  TimeoutError,
   UnavailableError,
 } from "../provider/client/index";
 import { type Sandbox, startSandbox } from "../sandbox/index";
@@ -27,7 +36,6 @@ const client = (options: ConstructorParameters<typeof ServiceClient>[0] = {}) =>
   new ServiceClient({
     token: HOOKS_TOKEN,
     baseUrl: sandbox.url,
-    clock,
     rateLimitPerSecond: 0,
     logger: (line) => logs.push(line),
     ...options,
@@ -46,6 +54,14 @@ async function registerDomain(c: ServiceClient) {
   return c.finishDomainRegistration(HOST, start.verifier);
 }
 
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error("expected the call to fail, and it succeeded");
+    },
+    (e: unknown) => e as ServiceError,
+  );
+
 beforeAll(async () => {
   origin = await startOrigin();
 });
@@ -55,6 +71,8 @@ afterAll(async () => {
 beforeEach(async () => {
   sandbox = await startSandbox({ seed: testSeed(origin.url) });
   clock = steppingClock();
+  // A new process for every test, on a clock whose sleeps return at once.
+  setProcessContext(new ProcessContext({ clock }));
   logs = [];
 });
 afterEach(async () => {
@@ -62,6 +80,18 @@ afterEach(async () => {
 });
 
 const calls = (route: string) => sandbox.requests().filter((r) => r.route === route).length;
+
+/** A server that answers every request with one canned JSON body. */
+async function cannedServer(body: unknown): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
 
 describe("requests", () => {
   it("sends the auth, version, language and content-type headers, and the route's version", async () => {
@@ -131,13 +161,41 @@ describe("requests", () => {
     await c.deactivateDomain(domain.domainUuid);
     await expect(c.deactivateDomain(domain.domainUuid)).rejects.toBeInstanceOf(InvalidRequestError);
   });
+
+  it("refuses an id that would address another object before sending anything (regression)", async () => {
+    const c = client();
+    for (const id of ["", ".", ".."]) {
+      const error = await failure(c.getWebhook(id));
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(error.message).toMatch(/webhook_uuid must be a non-empty identifier/);
+    }
+    expect(sandbox.requests()).toHaveLength(0);
+  });
+
+  it("stops a listing whose cursor comes back, instead of paging forever (regression)", async () => {
+    const looping = await cannedServer({ item_count: 0, items: [], next_cursor: "again" });
+    try {
+      const c = new ServiceClient({ token: HOOKS_TOKEN, baseUrl: looping.url, rateLimitPerSecond: 0 });
+      const error = await failure(
+        (async () => {
+          for await (const _ of c.webhooks()) {
+            // nothing listed
+          }
+        })(),
+      );
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      expect(error.message).toMatch(/came back a second time/);
+    } finally {
+      await looping.close();
+    }
+  });
 });
 
 describe("errors", () => {
   it("maps each status to its class, with status, method, route and request id", async () => {
     const c = client();
     await registerDomain(c);
-    const bad = await c.createWebhook({ ...hook(), secret_key: "short" }).catch((e: unknown) => e);
+    const bad = await failure(c.createWebhook({ ...hook(), secret_key: "short" }));
     expect(bad).toBeInstanceOf(InvalidRequestError);
     expect(bad).toMatchObject({
       status: 400,
@@ -149,35 +207,34 @@ describe("errors", () => {
     expect((bad as InvalidRequestError).requestId).toMatch(/^req_/);
 
     await expect(client({ token: "wrong-token-123" }).health()).rejects.toBeInstanceOf(AuthenticationError);
-    const missing = await c.getWebhook("00000000-0000-0000-0000-000000000000").catch((e: unknown) => e);
+    const missing = await failure(c.getWebhook("00000000-0000-0000-0000-000000000000"));
     expect(missing).toBeInstanceOf(NotFoundError);
-    expect((missing as Error).message).toMatch(/does not exist or belongs to another organization/);
+    expect(missing.message).toMatch(/does not exist or belongs to another organization/);
     expect((missing as NotFoundError).route).toBe("/v2/webhooks/{webhook_uuid}");
 
     const stranger = {
       ...hook(),
       filters: [...hook().filters, { key: "owner.user.username", value: "nobody" }],
     };
-    const v1 = await client({ apiVersion: "1.4" })
-      .createWebhook(stranger)
-      .catch((e: unknown) => e);
+    const v1 = await failure(client({ apiVersion: "1.4" }).createWebhook(stranger));
     expect(v1).toBeInstanceOf(InvalidRequestError);
     expect((v1 as InvalidRequestError).status).toBe(403);
 
     for (let i = 0; i < 10; i++) await c.createWebhook(hook(`c${i}`));
     await expect(c.createWebhook(hook())).rejects.toBeInstanceOf(ConflictError);
-    const refused = await client({ token: PLAIN_TOKEN })
-      .searchWebhooks()
-      .catch((e: unknown) => e);
-    expect((refused as Error).message).toMatch(/webhooks enabled/);
+    const refused = await failure(client({ token: PLAIN_TOKEN }).searchWebhooks());
+    expect(refused.message).toMatch(/webhooks enabled/);
   });
 
-  it("maps 429, 503 and other 5xx once retries are spent", async () => {
+  it("says the API token is missing or refused, with every word of the advice intact (regression)", async () => {
+    const error = await failure(client({ token: "wrong-token-123456" }).health());
+    expect(error.message).toContain("The API token is missing or was refused");
+    expect(error.message).toContain("pulumi config set --secret service:token <token>");
+    expect(error.message).not.toContain("[REDACTED]");
+  });
+
+  it("maps 503 and other 5xx on a safe request once retries are spent", async () => {
     const c = client({ retry: { maxAttempts: 2 } });
-    sandbox.addFault({ method: "GET", path: "/v1/health", status: 429, retryAfter: 1, count: 2 });
-    const limited = await c.health().catch((e: unknown) => e);
-    expect(limited).toBeInstanceOf(RateLimitError);
-    expect((limited as RateLimitError).retryAfterSeconds).toBe(1);
     sandbox.addFault({ method: "GET", path: "/v1/health", status: 503, count: 2 });
     await expect(c.health()).rejects.toBeInstanceOf(UnavailableError);
     sandbox.addFault({ method: "GET", path: "/v1/health", status: 502, count: 2 });
@@ -187,15 +244,33 @@ describe("errors", () => {
   it("reports a refused connection as a ConnectionError naming the base URL", async () => {
     const closed = await startSandbox({ seed: testSeed(origin.url) });
     await closed.close();
-    const error = await client({ baseUrl: closed.url })
-      .health()
-      .catch((e: unknown) => e);
+    const error = await failure(client({ baseUrl: closed.url }).health());
     expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as Error).message).toContain(closed.url);
+    expect(error.message).toContain(closed.url);
+  });
+
+  it("says the base URL defaulted to the local sandbox when nothing set it", async () => {
+    const saved = { ...process.env };
+    delete process.env.SERVICE_BASE_URL;
+    try {
+      const c = new ServiceClient({ token: HOOKS_TOKEN, retry: { maxAttempts: 1 } });
+      expect(c.options).toMatchObject({ baseUrl: "http://127.0.0.1:8787", baseUrlDefaulted: true });
+      // Whatever listens on 8787 here, the message must name where the URL came from.
+      const error = await c.health().then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      if (error instanceof ConnectionError) {
+        expect(error.message).toMatch(/defaulted to the local sandbox at http:\/\/127\.0\.0\.1:8787/);
+        expect(error.message).toMatch(/pulumi config set service:baseUrl/);
+      }
+    } finally {
+      process.env = saved;
+    }
   });
 
   it("recognises errors from a second copy of the module", async () => {
-    const copy = require("../dist/provider/client/errors.js") as typeof import("../provider/client/errors");
+    const copy = require("../dist/provider/errors/index.js") as typeof import("../provider/errors/index");
     const foreign = new copy.NotFoundError({ method: "GET", route: "/x", status: 403 });
     expect(foreign).toBeInstanceOf(NotFoundError);
     expect(foreign).toBeInstanceOf(ServiceError);
@@ -203,7 +278,7 @@ describe("errors", () => {
   });
 
   it("answers instanceof by the class on the right, not the base class (regression)", () => {
-    const copy = require("../dist/provider/client/errors.js") as typeof import("../provider/client/errors");
+    const copy = require("../dist/provider/errors/index.js") as typeof import("../provider/errors/index");
     for (const module of [copy, { AmbiguousRequestError, ConflictError, ServiceError, NotFoundError }]) {
       const ambiguous = new module.AmbiguousRequestError({ method: "POST", route: "/v2/webhooks" }, "lost");
       expect(ambiguous instanceof module.ConflictError).toBe(false);
@@ -223,8 +298,44 @@ describe("retries", () => {
     expect(calls("/v1/health")).toBe(2);
   });
 
-  it("retries a safe request after 503 and 5xx with growing backoff", async () => {
-    sandbox.addFault({ method: "POST", path: "/v2/search/domains", status: 503, count: 3 });
+  it("waits out any number of 429s that fit in the retry budget (regression: six failed it)", async () => {
+    sandbox.addFault({ method: "GET", path: "/v1/health", status: 429, retryAfter: 1, count: 12 });
+    expect(await client().health()).toEqual({ status: "ok" });
+    expect(calls("/v1/health")).toBe(13);
+    expect(clock.slept.reduce((a, b) => a + b, 0)).toBe(12_000);
+  });
+
+  it("fails at once, saying when to try again, when Retry-After exceeds the budget (regression)", async () => {
+    sandbox.addFault({ method: "GET", path: "/v1/health", status: 429, retryAfter: 45 });
+    const error = await failure(client({ retry: { maxElapsedMs: 30_000 } }).health());
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ code: "rate_limited", retryAfterSeconds: 45 });
+    expect(error.message).toMatch(/retry budget of 30 s/);
+    expect(error.message).toMatch(
+      /try again after \d{4}-\d\d-\d\dT[\d:.]+Z \(the service asked to wait 45 s\)/,
+    );
+    expect(clock.slept).toEqual([]);
+    expect(calls("/v1/health")).toBe(1);
+  });
+
+  it("stops once the 429s outlast the budget, which SERVICE_RETRY_BUDGET_SECONDS sets", async () => {
+    const saved = { ...process.env };
+    process.env.SERVICE_RETRY_BUDGET_SECONDS = "5";
+    try {
+      sandbox.addFault({ method: "GET", path: "/v1/health", status: 429, retryAfter: 2, count: 10 });
+      const error = await failure(client().health());
+      expect(error).toBeInstanceOf(RateLimitError);
+      expect(clock.slept).toEqual([2000, 2000]);
+      expect(error.message).toMatch(/retry budget of 5 s/);
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  it("retries a safe request after 503, 502 and 500 with growing backoff", async () => {
+    for (const status of [503, 502, 500]) {
+      sandbox.addFault({ method: "POST", path: "/v2/search/domains", status });
+    }
     await client({ random: () => 0.5 }).searchDomains();
     expect(calls("/v2/search/domains")).toBe(4);
     expect(clock.slept).toEqual([187.5, 375, 750]);
@@ -241,29 +352,74 @@ describe("retries", () => {
     const c = client();
     await registerDomain(c);
     sandbox.addFault({ method: "POST", path: "/v2/webhooks", drop: true });
-    await expect(c.createWebhook(hook())).rejects.toBeInstanceOf(AmbiguousRequestError);
+    const error = await failure(c.createWebhook(hook()));
+    expect(error).toBeInstanceOf(AmbiguousRequestError);
+    expect((error as AmbiguousRequestError).status).toBeUndefined();
     expect(calls("/v2/webhooks")).toBe(1);
-    const listed = await c.searchWebhooks();
-    expect(listed.items).toHaveLength(1);
+    expect((await c.searchWebhooks()).items).toHaveLength(1);
   });
 
-  it("does not retry a create after a 5xx, which may have been applied", async () => {
-    const c = client();
-    await registerDomain(c);
-    sandbox.addFault({ method: "POST", path: "/v2/webhooks", status: 500 });
-    await expect(c.createWebhook(hook())).rejects.toBeInstanceOf(AmbiguousRequestError);
-    expect(calls("/v2/webhooks")).toBe(1);
-  });
+  it.each([500, 502, 503, 504])(
+    "treats a %i answer to a create as an unknown outcome, not re-sent",
+    async (status) => {
+      const c = client();
+      await registerDomain(c);
+      sandbox.addFault({ method: "POST", path: "/v2/webhooks", status });
+      const error = await failure(c.createWebhook(hook()));
+      expect(error).toBeInstanceOf(AmbiguousRequestError);
+      expect(error).toMatchObject({ code: "ambiguous", status });
+      expect(calls("/v2/webhooks")).toBe(1);
+    },
+  );
 
   it("retries a safe request whose connection dropped", async () => {
     sandbox.addFault({ method: "POST", path: "/v2/search/webhooks", drop: true });
     await client().searchWebhooks();
     expect(calls("/v2/search/webhooks")).toBe(2);
   });
+
+  it("reports a refused connection on a create as never sent, not as an unknown outcome", async () => {
+    const closed = await startSandbox({ seed: testSeed(origin.url) });
+    await closed.close();
+    const error = await failure(
+      client({ baseUrl: closed.url, retry: { maxAttempts: 2 } }).createWebhook(hook()),
+    );
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).not.toBeInstanceOf(AmbiguousRequestError);
+    // Never sent, so even a create may be tried again.
+    expect(logs.filter((l) => l.includes("no answer"))).toHaveLength(2);
+  });
+
+  it("reports a safe request that got no answer in time as a TimeoutError", async () => {
+    sandbox.addFault({ method: "GET", path: "/v1/health", delayMs: 2_500 });
+    const error = await failure(client({ timeoutMs: 100, retry: { maxAttempts: 1 } }).health());
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.code).toBe("timeout");
+  });
+
+  it("treats a create that got no answer in time as an unknown outcome", async () => {
+    const c = client();
+    await registerDomain(c);
+    sandbox.addFault({ method: "POST", path: "/v2/webhooks", delayMs: 2_500 });
+    const error = await failure(client({ timeoutMs: 100 }).createWebhook(hook()));
+    expect(error).toBeInstanceOf(AmbiguousRequestError);
+    expect(error.message).toMatch(/UND_ERR_HEADERS_TIMEOUT/);
+  });
+});
+
+describe("rate limiter", () => {
+  it("is shared by every client of a token in the process", async () => {
+    const a = client({ rateLimitPerSecond: 2 });
+    const b = client({ rateLimitPerSecond: 2 });
+    await Promise.all([a.health(), b.health(), a.health(), b.health()]);
+    // Two of the four had to wait for the first two's slots: one limiter for both clients.
+    expect(clock.slept.length).toBeGreaterThan(0);
+    expect(Math.max(...clock.slept)).toBeGreaterThan(900);
+  });
 });
 
 describe("redaction", () => {
-  it("keeps the token, secret_key and register_token out of every log line and error", async () => {
+  it("keeps the token, secret_key and register_token out of every log line and error, and nothing else", async () => {
     const c = client();
     const start = await c.startDomainRegistration(HOST);
     origin.files.set(`/service_url_registration/${start.verifier}`, {
@@ -271,31 +427,85 @@ describe("redaction", () => {
       body: start.registerToken,
     });
     await c.finishDomainRegistration(HOST, start.verifier);
-    const errors: unknown[] = [];
     sandbox.addFault({ method: "POST", path: "/v2/webhooks", status: 500 });
-    errors.push(await c.createWebhook(hook()).catch((e: unknown) => e));
-    errors.push(await c.createWebhook({ ...hook(), channel: "" }).catch((e: unknown) => e));
-    errors.push(
-      await client({ token: `${HOOKS_TOKEN}-revoked` })
-        .health()
-        .catch((e: unknown) => e),
-    );
-    errors.push(
-      await client({ retry: { maxAttempts: 1 } })
-        .finishDomainRegistration(HOST, "x")
-        .catch(() => undefined),
-    );
+    const errors = [
+      await failure(c.createWebhook(hook())),
+      await failure(c.createWebhook({ ...hook(), channel: "" })),
+      await failure(client({ token: `${HOOKS_TOKEN}-revoked` }).health()),
+      // The service echoes nothing secret, so plant the secrets where an error keeps text from outside.
+      new InvalidRequestError({
+        method: "POST",
+        route: "/v2/webhooks",
+        status: 400,
+        serviceMessage: `bad secret ${SECRET} for token ${HOOKS_TOKEN} and ${start.registerToken}`,
+        body: { echo: { secret_key: SECRET, token: HOOKS_TOKEN } },
+        problems: [{ field: "secret_key", message: `${SECRET} is weak` }],
+      }),
+    ];
+    // A secret passed where an id belongs lands in the request path, which every log line shows.
+    errors.push(await failure(c.getWebhook(SECRET)));
     const printed = [
-      ...logs,
+      ...logs.map((line) => line),
       ...errors.flatMap((e) => [
         String(e),
-        (e as Error)?.stack ?? "",
+        e.stack ?? "",
         JSON.stringify(e),
-        JSON.stringify((e as { body?: unknown })?.body),
+        JSON.stringify((e as { body?: unknown }).body),
       ]),
-    ].join("\n");
-    expect(logs.length).toBeGreaterThan(3);
-    expect(printed).toContain("/v2/webhooks");
-    for (const secret of [HOOKS_TOKEN, SECRET, start.registerToken]) expect(printed).not.toContain(secret);
+    ];
+    const all = printed.join("\n");
+    expect(all).toContain("/v2/webhooks");
+    expect(logs.some((l) => l.includes("/v2/webhooks/[REDACTED]"))).toBe(true);
+    for (const secret of [HOOKS_TOKEN, SECRET, start.registerToken]) expect(all).not.toContain(secret);
+    expect(all).toContain("bad secret [REDACTED] for token [REDACTED] and [REDACTED]");
   });
+});
+
+describe("on a Node.js older than 22.19", () => {
+  const oldNode = ["/usr/bin/node", "/usr/local/bin/node"].find((path) => {
+    if (!existsSync(path)) return false;
+    const [major = 0, minor = 0] = execFileSync(path, ["-p", "process.versions.node"], { encoding: "utf8" })
+      .trim()
+      .split(".")
+      .map(Number);
+    return major < 22 || (major === 22 && minor < 19);
+  });
+  if (!oldNode)
+    console.warn("SKIPPED: no Node.js older than 22.19 on this machine to run the old-Node tests with.");
+
+  it.skipIf(!oldNode)("the runtime entry point fails in one line naming both versions", () => {
+    const run = () =>
+      execFileSync(
+        oldNode!,
+        ["-e", `require(${JSON.stringify(join(__dirname, "../dist/provider/runtime-entry.js"))})`],
+        {
+          encoding: "utf8",
+          stdio: "pipe",
+        },
+      );
+    const error = (() => {
+      try {
+        run();
+      } catch (e) {
+        return e as { stderr: string };
+      }
+      throw new Error("the runtime entry loaded on an old Node");
+    })();
+    const line = error.stderr.split("\n").find((l) => l.startsWith("Error: @service/pulumi needs"));
+    expect(line).toMatch(/needs Node\.js 22\.19 or later .* runs Node\.js \d+\.\d+\.\d+ .* first on PATH/);
+  });
+
+  it.skipIf(!oldNode)(
+    "a create that could not even load the HTTP client is reported as never sent (regression)",
+    () => {
+      const script = `
+      const { ServiceClient, AmbiguousRequestError } = require(${JSON.stringify(join(__dirname, "../dist/provider/client/index.js"))});
+      new ServiceClient({ token: "t-0123456789", baseUrl: "http://127.0.0.1:9", rateLimitPerSecond: 0, retry: { maxAttempts: 1 } })
+        .createWebhook({ endpoint: { type: "url", value: "https://h.example.com/e" }, secret_key: "x".repeat(20), filters: [] })
+        .then(() => console.log("sent"), (e) => console.log(JSON.stringify({ name: e.name, ambiguous: e instanceof AmbiguousRequestError, message: e.message })));`;
+      const out = JSON.parse(execFileSync(oldNode!, ["-e", script], { encoding: "utf8" }));
+      expect(out).toMatchObject({ name: "ConnectionError", ambiguous: false });
+      expect(out.message).toMatch(/HTTP client could not load/);
+    },
+  );
 });

@@ -1,16 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { webhook } from "../provider/runtime/index";
-import { HOST, SECRET } from "./helpers/fixtures";
+import { webhook } from "../provider/runtime-entry";
+import { HOST, webhookArgs } from "./helpers/fixtures";
 import { hookBody, useRegisteredWorld } from "./helpers/world";
 
 const world = useRegisteredWorld();
 
-const args = (overrides: Record<string, unknown> = {}) => ({
-  endpoint: `https://${HOST}/service/events`,
-  secretKey: SECRET,
-  filters: [{ key: "activity.name", value: "authentication" }],
-  ...overrides,
-});
+const args = webhookArgs;
 
 const INJECTED = [
   ["a CR LF header injection", `https://${HOST}/in\r\nX-Injected: 1`],

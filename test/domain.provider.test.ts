@@ -1,23 +1,33 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { clientFor } from "../provider/runtime/credentials";
-import { domainRegistration, domainVerification, verificationFile } from "../provider/runtime/index";
-import { forgetDomains } from "../provider/runtime/listings";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ServiceError } from "../provider/errors/base";
+import { domainRegistration, domainVerification, verificationFile } from "../provider/runtime-entry";
 import { ManualClock } from "../sandbox/index";
-import { HOST } from "./helpers/fixtures";
-import { configureStack } from "./helpers/runtime";
+import { steppingClock } from "./helpers/fake-clock";
+import { HOOKS_TOKEN, HOST, OTHER_TOKEN, ROTATED_TOKEN } from "./helpers/fixtures";
+import { configureStack, nextProcess } from "./helpers/runtime";
 import { hookBody, registerDomain, startWorld, type World } from "./helpers/world";
 
 let world: World;
+/** The provider's clock: its sleeps return at once, so waiting for a file or a deadline takes no real time. */
+let clock: ReturnType<typeof steppingClock>;
 
-async function useWorld(settings: Parameters<typeof startWorld>[0] = {}, clock?: ManualClock) {
-  world = await startWorld(settings, { clock });
-  configureStack(world.sandbox.url, undefined, {
-    "service:hostOverrides": JSON.stringify({ [HOST]: world.origin.url }),
-  });
+function useStack(token = HOOKS_TOKEN) {
+  clock = steppingClock(Date.now());
+  configureStack(
+    world.sandbox.url,
+    token,
+    { "service:hostOverrides": JSON.stringify({ [HOST]: world.origin.url }) },
+    { clock },
+  );
+}
+
+async function useWorld(settings: Parameters<typeof startWorld>[0] = {}, sandboxClock?: ManualClock) {
+  world = await startWorld(settings, { clock: sandboxClock });
+  useStack();
 }
 
 beforeEach(async () => {
-  process.env.SERVICE_RATE_LIMIT = "0";
+  vi.stubEnv("SERVICE_RATE_LIMIT", "0");
   await useWorld();
 });
 afterEach(async () => {
@@ -64,8 +74,17 @@ const captured = async (promise: Promise<unknown>) =>
     () => {
       throw new Error("expected a failure");
     },
-    (e: Error) => e,
+    (e: Error) => e as ServiceError,
   );
+
+/** Resolves once the origin has answered `count` GETs for `path`: the provider's polls. */
+async function polled(path: string, count: number): Promise<void> {
+  for (let i = 0; i < 2_000; i++) {
+    if (world.origin.received.filter((r) => r.method === "GET" && r.path === path).length >= count) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`${path} was not polled ${count} times`);
+}
 
 describe("check", () => {
   it("names the property and the rule", async () => {
@@ -108,14 +127,12 @@ describe("registration and verification", () => {
 
   it("waits for a slow publisher and still calls finish exactly once", async () => {
     const { outs } = await started();
-    const appear = setTimeout(() => publish(outs), 2000);
-    try {
-      const verified = await verify(outs, { timeout: 20 });
-      expect(verified.outs.status).toBe("registered");
-      expect(finishes()).toBe(1);
-    } finally {
-      clearTimeout(appear);
-    }
+    const verifying = verify(outs, { timeout: 20 });
+    await polled(`/${outs.key}`, 3);
+    publish(outs);
+    const verified = await verifying;
+    expect(verified.outs.status).toBe("registered");
+    expect(finishes()).toBe(1);
   });
 
   it.each([
@@ -136,17 +153,39 @@ describe("registration and verification", () => {
       const { outs } = await started();
       publish(outs, answer);
       const error = await captured(verify(outs, { timeout: 1 }));
+      expect(error.code).toBe("file_not_served");
       expect(error.message).toMatch(seen);
+      expect(error.message).toMatch(/raise the Domain's `timeout`/);
       expect(error.message).toMatch(/finish_registration was not called/);
       expect(error.message).not.toContain(outs.registerToken);
       expect(finishes()).toBe(0);
     },
   );
 
+  it("polls until the deadline itself, not an interval short of it (regression)", async () => {
+    const { outs } = await started();
+    publish(outs, { status: 404 });
+    await captured(verify(outs, { timeout: 3 }));
+    expect(clock.slept.reduce((a, b) => a + b, 0)).toBe(3_000);
+  });
+
+  it("says the link expired, not to raise timeout, when the link's expiry was the deadline (regression)", async () => {
+    const { outs } = await started();
+    publish(outs, { status: 404 });
+    const soon = new Date(Date.now() + 2_000).toISOString();
+    const error = await captured(verify({ ...outs, expiresAt: soon }, { timeout: 600 }));
+    expect(error.code).toBe("link_expired");
+    expect(error.message).toMatch(/verification link for hooks\.acme\.test expired/);
+    expect(error.message).toMatch(/pulumi refresh.*starts a new one/s);
+    expect(error.message).not.toMatch(/timeout/);
+    expect(finishes()).toBe(0);
+  });
+
   it("refuses a link that expired before it was served, pointing at refresh", async () => {
     const { outs } = await started();
     publish(outs);
     const error = await captured(verify({ ...outs, expiresAt: new Date(Date.now() - 1000).toISOString() }));
+    expect(error.code).toBe("link_expired");
     expect(error.message).toMatch(/expired.*pulumi refresh/s);
     expect(finishes()).toBe(0);
   });
@@ -189,7 +228,7 @@ describe("refresh", () => {
     expect(await domainRegistration.read(id, expired)).toEqual({});
     expect((await domainRegistration.read(id, outs)).id).toBe(id);
     await registerDomain(world);
-    forgetDomains(clientFor({}));
+    nextProcess({ clock });
     expect((await domainRegistration.read(id, expired)).id).toBe(id);
   });
 
@@ -199,8 +238,51 @@ describe("refresh", () => {
     const verified = await verify(outs);
     expect((await domainVerification.read(verified.id, verified.outs)).id).toBe(verified.id);
     await world.api("POST", `/v2/domains/${verified.id}/deactivate`);
-    forgetDomains(clientFor({}));
+    nextProcess({ clock });
     expect(await domainVerification.read(verified.id, verified.outs)).toEqual({});
+  });
+});
+
+describe("a change of credentials", () => {
+  async function registered() {
+    const { outs } = await started();
+    publish(outs);
+    return verify(outs);
+  }
+
+  it("to another organization's token fails the update with one call, and changes nothing", async () => {
+    const { id, outs } = await registered();
+    expect(outs).toMatchObject({ organization: "acme" });
+    const before = world.calls();
+    const error = await captured(
+      domainVerification.update(id, outs, { ...outs, connection: { token: OTHER_TOKEN } }),
+    );
+    expect(world.calls() - before).toBe(1);
+    expect(error.code).toBe("credentials_changed");
+    expect(error.message).toMatch(
+      /cannot see the registered domain hooks\.acme\.test, which belongs to organization acme/,
+    );
+  });
+
+  it("to another token of the same organization updates in place", async () => {
+    const { id, outs } = await registered();
+    const updated = await domainVerification.update(id, outs, {
+      ...outs,
+      connection: { token: ROTATED_TOKEN },
+    });
+    expect(updated.outs).toMatchObject({ domainUuid: id, organization: "acme" });
+  });
+
+  it("never lets refresh or destroy forget the domain under another organization's token", async () => {
+    const { id, outs } = await registered();
+    await registerDomain(world, "hooks.globex.test", OTHER_TOKEN);
+    useStack(OTHER_TOKEN);
+    expect((await captured(domainVerification.read(id, outs))).code).toBe("foreign_credentials");
+    const destroy = await captured(domainVerification.remove(id, outs));
+    expect(destroy.code).toBe("foreign_credentials");
+    expect(destroy.message).toMatch(/registered domain hooks\.acme\.test .* belongs to organization acme/);
+    const listed = await world.api("POST", "/v2/search/domains", { body: {} });
+    expect(listed.json.items.map((d: { domain_uuid: string }) => d.domain_uuid)).toEqual([id]);
   });
 });
 
@@ -213,6 +295,7 @@ describe("delete and adopt", () => {
     expect(finishes()).toBe(1);
     const hook = (await world.api("POST", "/v2/webhooks", { body: hookBody() })).json.webhook_uuid;
     const error = await captured(domainVerification.remove(adopted.id, adopted.outs));
+    expect(error.code).toBe("domain_in_use");
     expect(error.message).toContain(hook);
     expect(error.message).toMatch(/dependsOn/);
     await world.api("POST", `/v2/webhooks/${hook}/deactivate`);
@@ -223,7 +306,9 @@ describe("delete and adopt", () => {
 
   it("refuses to adopt a domain that is not registered", async () => {
     const { inputs } = await domainVerification.check({}, { domainName: HOST, adopt: true });
-    await expect(domainVerification.create(inputs)).rejects.toThrow(/not registered to this organization/);
+    const error = await captured(domainVerification.create(inputs));
+    expect(error.code).toBe("domain_not_registered");
+    expect(error.message).toMatch(/not registered to this organization/);
   });
 });
 

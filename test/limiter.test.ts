@@ -97,14 +97,18 @@ describe("retryDelay", () => {
     ).toBe(187.5);
   });
 
-  it("honours Retry-After for any route, up to the cap", () => {
-    const limited = (retryAfterMs: number | undefined) => ({
+  it("honours Retry-After for any route, whatever the attempt, within the budget", () => {
+    const limited = (retryAfterMs: number | undefined, more: object = {}) => ({
       ...base,
       retrySafe: false,
       failure: { kind: "rate_limited" as const, retryAfterMs },
+      ...more,
     });
     expect(retryDelay(DEFAULT_RETRY_POLICY, limited(2000))).toBe(2000);
-    expect(retryDelay(DEFAULT_RETRY_POLICY, limited(31_000))).toBeUndefined();
+    expect(retryDelay(DEFAULT_RETRY_POLICY, limited(2000, { attempt: 40 }))).toBe(2000);
+    expect(retryDelay(DEFAULT_RETRY_POLICY, limited(45_000))).toBe(45_000);
+    expect(retryDelay(DEFAULT_RETRY_POLICY, limited(45_000, { elapsedMs: 15_001 }))).toBeUndefined();
+    expect(retryDelay(DEFAULT_RETRY_POLICY, limited(61_000))).toBeUndefined();
   });
 
   it("gives up after the attempt and time budgets", () => {

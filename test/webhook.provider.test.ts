@@ -1,20 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { clientFor } from "../provider/runtime/credentials";
-import { webhook } from "../provider/runtime/index";
-import { forgetWebhooks } from "../provider/runtime/listings";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ServiceError } from "../provider/errors/base";
 import { UNKNOWN } from "../provider/runtime/unknowns";
-import { HOOKS_TOKEN, HOST, OTHER_TOKEN, SECRET } from "./helpers/fixtures";
-import { configureStack } from "./helpers/runtime";
+import { webhook } from "../provider/runtime-entry";
+import { HOOKS_TOKEN, HOST, OTHER_TOKEN, SECRET, webhookArgs } from "./helpers/fixtures";
+import { configureStack, nextProcess } from "./helpers/runtime";
 import { hookBody, registerDomain, startWorld, type World } from "./helpers/world";
 
 let world: World;
 
-const args = (overrides: Record<string, unknown> = {}) => ({
-  endpoint: `https://${HOST}/service/events`,
-  secretKey: SECRET,
-  filters: [{ key: "activity.name", value: "authentication" }],
-  ...overrides,
-});
+const args = webhookArgs;
 
 async function created(overrides: Record<string, unknown> = {}) {
   const { inputs, failures } = await webhook.check({}, args(overrides));
@@ -25,8 +19,16 @@ async function created(overrides: Record<string, unknown> = {}) {
 const active = async () =>
   (await world.api("POST", "/v2/search/webhooks", { body: {} })).json.items as { webhook_uuid: string }[];
 
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (e: unknown) => e as ServiceError,
+  );
+
 beforeEach(async () => {
-  process.env.SERVICE_RATE_LIMIT = "0";
+  vi.stubEnv("SERVICE_RATE_LIMIT", "0");
   world = await startWorld();
   await registerDomain(world);
   configureStack(world.sandbox.url);
@@ -233,21 +235,15 @@ describe("create", () => {
     expect((await active()).map((w) => w.webhook_uuid)).toEqual([id]);
   });
 
-  it("adopts the webhook an ambiguous create made instead of creating a duplicate", async () => {
-    await world.api("POST", "/v2/webhooks", { body: hookBody() });
+  it("will not guess between an identical webhook made just before and the one its lost create made", async () => {
+    const before = (await world.api("POST", "/v2/webhooks", { body: hookBody() })).json.webhook_uuid;
     world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", drop: true });
-    const { id } = await created();
-    expect(world.calls("/v2/webhooks")).toBe(2);
-    const after = await active();
-    expect(after).toHaveLength(2);
-    expect(after[1]!.webhook_uuid).toBe(id);
-  });
-
-  it("says so when an ambiguous create left nothing behind", async () => {
-    world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", status: 502 });
     const { inputs } = await webhook.check({}, args());
-    await expect(webhook.create(inputs)).rejects.toThrow(/did not confirm the create.*nothing was re-sent/s);
-    expect(world.calls("/v2/webhooks")).toBe(1);
+    const error = await failure(webhook.create(inputs));
+    expect(error.code).toBe("reconcile_conflict");
+    expect(error.message).toContain(before);
+    expect(error.message).toMatch(/Set `adoptWebhookUuid` on this Webhook to the one it should keep/);
+    expect(world.calls("/v2/webhooks")).toBe(2);
   });
 
   it("explains the 10-webhook quota, listing what is active", async () => {
@@ -257,10 +253,8 @@ describe("create", () => {
         (await world.api("POST", "/v2/webhooks", { body: hookBody({ channel: `c${i}` }) })).json.webhook_uuid,
       );
     const { inputs } = await webhook.check({}, args());
-    const error = (await webhook.create(inputs).then(
-      () => new Error("created"),
-      (e: Error) => e,
-    )) as Error;
+    const error = await failure(webhook.create(inputs));
+    expect(error.code).toBe("quota_reached");
     expect(error.message).toMatch(/already has 10 active webhooks/);
     for (const uuid of uuids) expect(error.message).toContain(uuid);
     expect(error.message).toContain("channel=c9");
@@ -268,12 +262,21 @@ describe("create", () => {
     expect(error.message).toMatch(/deleteBeforeReplace: true/);
   });
 
-  it("explains a 409 that races the quota check", async () => {
-    for (let i = 0; i < 9; i++)
-      await world.api("POST", "/v2/webhooks", { body: hookBody({ channel: `c${i}` }) });
-    world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", status: 409 });
-    const { inputs } = await webhook.check({}, args());
-    await expect(webhook.create(inputs)).rejects.toThrow(/deleteBeforeReplace: true/);
+  it("makes one call per create: no listing before it", async () => {
+    const before = world.calls();
+    await created();
+    expect(world.calls() - before).toBe(1);
+  });
+
+  it("names the organization's registered domains when the endpoint's host is not one of them", async () => {
+    const { inputs } = await webhook.check({}, args({ endpoint: "https://other.acme.test/events" }));
+    const error = await failure(webhook.create(inputs));
+    expect(error.code).toBe("endpoint_domain_not_registered");
+    expect(error.message).toMatch(
+      /its host other\.acme\.test is not a registered domain of this organization \(registered: hooks\.acme\.test\)/,
+    );
+    expect(error.message).toMatch(/service\.Domain for other\.acme\.test .*dependsOn/);
+    expect(await active()).toEqual([]);
   });
 });
 
@@ -286,8 +289,8 @@ describe("read, delete and adopt", () => {
     const { secretKey: _secret, ...expectedInputs } = inputs as Record<string, unknown>;
     expect(read.inputs).toEqual(expectedInputs);
     await world.api("POST", `/v2/webhooks/${id}/deactivate`);
-    // A refresh runs in a new provider process; start from an empty listing cache as it would.
-    forgetWebhooks(clientFor({}));
+    // A refresh runs in a new provider process.
+    nextProcess();
     expect(await webhook.read(id, outs)).toEqual({});
   });
 
@@ -319,13 +322,23 @@ describe("read, delete and adopt", () => {
     const existing = (await world.api("POST", "/v2/webhooks", { body: hookBody({ channel: "orders" }) })).json
       .webhook_uuid;
     const mismatch = (await webhook.check({}, args({ adoptWebhookUuid: existing }))).inputs;
-    await expect(webhook.create(mismatch)).rejects.toThrow(
-      /Refusing to adopt.*channel is orders, not default/,
-    );
+    const refused = await failure(webhook.create(mismatch));
+    expect(refused.code).toBe("adopt_mismatch");
+    expect(refused.message).toMatch(/Refusing to adopt.*channel is orders, not default/);
     const missing = (
       await webhook.check({}, args({ adoptWebhookUuid: "00000000-0000-4000-8000-000000000000" }))
     ).inputs;
-    await expect(webhook.create(missing)).rejects.toThrow(/not an active webhook/);
+    const gone = await failure(webhook.create(missing));
+    expect(gone.code).toBe("adopt_not_found");
+  });
+
+  it("refuses to let two resources adopt the same webhook", async () => {
+    const existing = (await world.api("POST", "/v2/webhooks", { body: hookBody() })).json.webhook_uuid;
+    await created({ adoptWebhookUuid: existing });
+    const second = (await webhook.check({}, args({ adoptWebhookUuid: existing }))).inputs;
+    const error = await failure(webhook.create(second));
+    expect(error.code).toBe("adopt_mismatch");
+    expect(error.message).toMatch(/already stands for it/);
   });
 });
 
@@ -333,17 +346,22 @@ describe("credentials", () => {
   it("prefers the connection input to stack config, and stack config to the environment", async () => {
     const other = await registerDomain(world, "hooks.globex.test", OTHER_TOKEN);
     expect(other.domain_name).toBe("hooks.globex.test");
-    process.env.SERVICE_API_TOKEN = "env-token-is-not-used";
-    try {
-      const { outs } = await created({
-        endpoint: "https://hooks.globex.test/e",
-        connection: { token: OTHER_TOKEN, baseUrl: world.sandbox.url },
-      });
-      expect(outs.owner.organization).toBe("globex");
-      const { outs: fromStack } = await created();
-      expect(fromStack.owner.organization).toBe("acme");
-    } finally {
-      delete process.env.SERVICE_API_TOKEN;
-    }
+    vi.stubEnv("SERVICE_API_TOKEN", "env-token-is-not-used");
+    const { outs } = await created({
+      endpoint: "https://hooks.globex.test/e",
+      connection: { token: OTHER_TOKEN, baseUrl: world.sandbox.url },
+    });
+    expect(outs.owner.organization).toBe("globex");
+    const { outs: fromStack } = await created();
+    expect(fromStack.owner.organization).toBe("acme");
+  });
+
+  it("takes a connection without baseUrl to the stack's base URL, not the local default (regression)", async () => {
+    await registerDomain(world, "hooks.globex.test", OTHER_TOKEN);
+    const { outs } = await created({
+      endpoint: "https://hooks.globex.test/e",
+      connection: { token: OTHER_TOKEN },
+    });
+    expect(outs.owner.organization).toBe("globex");
   });
 });

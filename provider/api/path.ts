@@ -1,3 +1,5 @@
+import { ConfigurationError } from "../errors/base";
+
 /**
  * Fills a route template such as `/v2/webhooks/{webhook_uuid}/deactivate`. Every parameter is
  * percent-encoded, and values that would silently address another resource (empty, `.`, `..`, null or
@@ -10,8 +12,8 @@ export function fillPath(
   return template.replace(/\{([a-z_]+)\}/g, (_match, name: string) => {
     const value = params[name];
     if (value === undefined || value === null || value === "" || value === "." || value === "..") {
-      throw new TypeError(
-        `path parameter ${name} must be a non-empty identifier (got ${JSON.stringify(value)})`,
+      throw new ConfigurationError(
+        `Path parameter ${name} must be a non-empty identifier, not ${JSON.stringify(value)}: an empty, "." or ".." value would address another object. Pass the id the service returned.`,
       );
     }
     return encodeURIComponent(value);

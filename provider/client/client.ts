@@ -4,28 +4,30 @@ import { ROUTES, type RouteName, VERSIONED } from "../api/routes";
 import type { WebhookCreateBody } from "../api/rules";
 import { Domain, DomainRegistrationStart, ListEnvelope, StatusOk, Webhook } from "../api/schemas";
 import { type ApiVersion, VERSION_TRAITS } from "../api/versions";
-import { systemClock } from "./clock";
-import { type ClientOptions, type ResolvedOptions, resolveOptions } from "./config";
+import { contextKey, processContext, rememberSecret } from "../context/process";
+import { errorFromResponse } from "../errors/api";
+import { ConfigurationError, type RequestInfo, type ServiceError } from "../errors/base";
 import {
   AmbiguousRequestError,
-  ConfigurationError,
   ConnectionError,
-  errorFromResponse,
   ResponseValidationError,
-  ServiceError,
   TimeoutError,
-} from "./errors";
+} from "../errors/transport";
+import { type ClientOptions, ENV, type ResolvedOptions, resolveOptions } from "./config";
 import { type RateLimiter, sharedLimiter } from "./limiter";
-import { redact, rememberSecret } from "./redact";
 import { type AttemptFailure, parseRetryAfter, retryDelay } from "./retry";
-import { describeTransportFailure, isTimeout, neverSent, sendOnce } from "./transport";
+import { type RawResponse, SendFailure, sendOnce } from "./transport";
 
+/** One page of a listing. */
 export interface Page<T> {
   readonly items: T[];
+  /** Pass it as `cursor` for the next page; null at the end. */
   readonly nextCursor: string | null;
 }
 
+/** Which page of a listing to read. */
 export interface PageRequest {
+  /** Items per page, within the generation's page-size range. */
   readonly limit?: number;
   readonly cursor?: string | null;
 }
@@ -43,30 +45,48 @@ const WebhookPage = ListEnvelope(Webhook);
 const DomainPage = ListEnvelope(Domain);
 
 /**
+ * How far the service's clock is from this machine's, per base URL, read from the Date header of its
+ * answers. Reconciling a lost create compares the service's create_time with the time of the attempt,
+ * and the two clocks need not agree.
+ */
+const SERVER_CLOCK_OFFSETS = contextKey(
+  "service clock offsets per base URL",
+  () => new Map<string, number>(),
+);
+
+/**
  * The Service API client. Every request goes through `call`: credentials and version headers, the
  * shared per-token rate limiter, retries of what is safe to repeat, typed errors and redaction.
  */
 export class ServiceClient {
+  /** The settings in force, defaults and environment applied. */
   readonly options: ResolvedOptions;
   private readonly limiter: RateLimiter | undefined;
 
   constructor(options: ClientOptions = {}) {
     this.options = resolveOptions(options);
-    const { baseUrl, token, rateLimitPerSecond, clock } = this.options;
+    const { baseUrl, token, rateLimitPerSecond } = this.options;
     this.limiter =
-      rateLimitPerSecond > 0
-        ? sharedLimiter(`${baseUrl}\u0000${token}`, rateLimitPerSecond, clock)
-        : undefined;
+      rateLimitPerSecond > 0 ? sharedLimiter(`${baseUrl}\u0000${token}`, rateLimitPerSecond) : undefined;
   }
 
+  /** The API generation this client speaks. */
   get apiVersion(): ApiVersion {
     return this.options.apiVersion;
   }
 
+  /** The service's clock now, as far as its answers have shown it (this machine's clock before any answer). */
+  serverNow(): number {
+    const offset = processContext().get(SERVER_CLOCK_OFFSETS).get(this.options.baseUrl) ?? 0;
+    return processContext().clock.now() + offset;
+  }
+
+  /** GET /v1/health: tests the credentials and the service. */
   health(): Promise<z.output<typeof StatusOk>> {
     return this.call("health", { schema: StatusOk });
   }
 
+  /** Creates a webhook. Never re-sent: a lost answer raises AmbiguousRequestError. */
   createWebhook(body: WebhookCreateBody): Promise<Webhook> {
     rememberSecret(body.secret_key);
     return this.call(VERSIONED.createWebhook[this.apiVersion], {
@@ -76,6 +96,7 @@ export class ServiceClient {
     });
   }
 
+  /** One active webhook of the organization; NotFoundError (403) when unknown, inactive or foreign. */
   getWebhook(webhookUuid: string): Promise<Webhook> {
     return this.call(VERSIONED.getWebhook[this.apiVersion], {
       params: { webhook_uuid: webhookUuid },
@@ -83,6 +104,7 @@ export class ServiceClient {
     });
   }
 
+  /** Deactivates a webhook; there is no way back. */
   async deactivateWebhook(webhookUuid: string): Promise<void> {
     await this.call(VERSIONED.deactivateWebhook[this.apiVersion], {
       params: { webhook_uuid: webhookUuid },
@@ -90,6 +112,7 @@ export class ServiceClient {
     });
   }
 
+  /** One page of the organization's active webhooks. */
   async searchWebhooks(page: PageRequest = {}): Promise<Page<Webhook>> {
     const body = this.pageBody(page);
     const out = await this.call(VERSIONED.searchWebhooks[this.apiVersion], { body, schema: WebhookPage });
@@ -101,16 +124,17 @@ export class ServiceClient {
     return this.paginate((cursor) => this.searchWebhooks({ ...page, cursor }));
   }
 
-  startDomainRegistration(domainName: string): Promise<DomainRegistrationStart> {
-    return this.call("v2StartDomainRegistration", {
+  /** start_registration: a verifier and a register token (secret) to publish before `expiresAt`. */
+  async startDomainRegistration(domainName: string): Promise<DomainRegistrationStart> {
+    const start = await this.call("v2StartDomainRegistration", {
       body: { domain_name: domainName },
       schema: DomainRegistrationStart,
-    }).then((start) => {
-      rememberSecret(start.registerToken);
-      return start;
     });
+    rememberSecret(start.registerToken);
+    return start;
   }
 
+  /** finish_registration: the service fetches the verification URL and registers the domain. */
   finishDomainRegistration(domainName: string, verifier: string): Promise<Domain> {
     return this.call("v2FinishDomainRegistration", {
       body: { domain_name: domainName, verifier },
@@ -118,10 +142,12 @@ export class ServiceClient {
     });
   }
 
+  /** Deactivates a domain; refused (409) while an active webhook targets it. */
   async deactivateDomain(domainUuid: string): Promise<void> {
     await this.call("v2DeactivateDomain", { params: { domain_uuid: domainUuid }, schema: StatusOk });
   }
 
+  /** One page of the organization's registered domains. */
   async searchDomains(page: PageRequest = {}): Promise<Page<Domain>> {
     const body = this.pageBody(page);
     const out = await this.call(VERSIONED.searchDomains[this.apiVersion], { body, schema: DomainPage });
@@ -138,7 +164,7 @@ export class ServiceClient {
     const limit = page.limit ?? rule.max;
     if (!Number.isInteger(limit) || limit < rule.min || limit > rule.max) {
       throw new ConfigurationError(
-        `limit must be an integer from ${rule.min} to ${rule.max} on API ${this.apiVersion}.`,
+        `limit must be an integer from ${rule.min} to ${rule.max} on API ${this.apiVersion}, not ${limit}.`,
       );
     }
     return { limit, cursor: page.cursor ?? null };
@@ -153,25 +179,28 @@ export class ServiceClient {
       cursor = page.nextCursor;
       if (cursor !== null) {
         // A cursor that comes back again would page forever.
-        if (seen.has(cursor))
-          throw new ResponseValidationError({ method: "POST", route: "search" }, "cursor repeated");
+        if (seen.has(cursor)) {
+          throw new ResponseValidationError(
+            { method: "POST", route: "search" },
+            `the cursor ${JSON.stringify(cursor)} came back a second time, which would page forever`,
+          );
+        }
         seen.add(cursor);
       }
     } while (cursor !== null);
   }
 
   private log(line: string): void {
-    this.options.logger?.(redact(line));
+    this.options.logger?.(processContext().secrets.redact(line));
   }
 
   private async call<S extends z.ZodType>(name: RouteName, call: Call<S>): Promise<z.output<S>> {
     const route = ROUTES[name];
-    const info = { method: route.method, route: route.path };
+    const info: RequestInfo = { method: route.method, route: route.path };
     const { baseUrl, token, acceptLanguage, timeoutMs, retry, random } = this.options;
-    const clock = this.options.clock ?? systemClock;
+    const { clock } = processContext();
     const url = new URL(baseUrl);
-    const basePath = url.pathname.replace(/\/+$/, "");
-    const path = basePath + fillPath(route.path, call.params ?? {});
+    const path = url.pathname.replace(/\/+$/, "") + fillPath(route.path, call.params ?? {});
     const headers = {
       authorization: `Token ${token}`,
       "api-version": route.accepts[0]!,
@@ -195,41 +224,40 @@ export class ServiceClient {
           headers,
           body,
           timeoutMs,
-        }).finally(release);
-        const requestId = headerValue(res.headers["x-request-id"] ?? res.headers["request-id"]);
+        });
+        this.noteServerClock(res);
         this.log(
           `${route.method} ${path} -> ${res.status} in ${clock.now() - attemptStart} ms (attempt ${attempt})`,
         );
         if (res.status >= 200 && res.status < 300) return this.parse(info, res.text, call.schema);
-        const retryAfterMs = parseRetryAfter(headerValue(res.headers["retry-after"]), clock.now());
-        error = errorFromResponse({
-          ...info,
-          status: res.status,
-          requestId,
-          body: parseLoose(res.text),
-          retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
-          invalidStatus: call.invalidStatus,
-        });
+        const requestId = headerValue(res.headers["x-request-id"] ?? res.headers["request-id"]);
+        const answer = { ...info, status: res.status, requestId, body: parseLoose(res.text) };
         if (res.status === 429) {
-          failure = { kind: "rate_limited", retryAfterMs };
+          const retryAfterMs = parseRetryAfter(headerValue(res.headers["retry-after"]), clock.now());
           if (retryAfterMs !== undefined) this.limiter?.pauseUntil(clock.now() + retryAfterMs);
+          failure = { kind: "rate_limited", retryAfterMs };
+          error = errorFromResponse({
+            ...answer,
+            retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+            retryAt: retryAfterMs === undefined ? undefined : new Date(clock.now() + retryAfterMs),
+            budgetSeconds: retry.maxElapsedMs / 1000,
+          });
         } else if (res.status >= 500) {
           failure = { kind: "server", status: res.status };
-          if (!route.retrySafe && res.status !== 503) {
-            error = new AmbiguousRequestError(info, `the service answered ${res.status}`);
-          }
+          // A state change that failed on the service's side may still have been applied.
+          error = route.retrySafe
+            ? errorFromResponse(answer)
+            : new AmbiguousRequestError(info, `the service answered ${res.status}`, { status: res.status });
         } else {
-          throw error;
+          throw errorFromResponse({ ...answer, invalidStatus: call.invalidStatus });
         }
       } catch (caught) {
-        if (caught instanceof ServiceError) throw caught;
-        const sent = !neverSent(caught);
-        const detail = describeTransportFailure(caught);
-        this.log(`${route.method} ${path} -> no answer (${detail}) (attempt ${attempt})`);
-        failure = { kind: "network", sent };
-        if (sent && !route.retrySafe) error = new AmbiguousRequestError(info, detail, caught);
-        else if (isTimeout(caught)) error = new TimeoutError(info, detail, caught);
-        else error = new ConnectionError(info, `${detail}. Is ${baseUrl} reachable?`, caught);
+        if (!(caught instanceof SendFailure)) throw caught;
+        this.log(`${route.method} ${path} -> no answer (${caught.detail}) (attempt ${attempt})`);
+        failure = { kind: "network", sent: caught.sent };
+        error = this.transportError(info, caught, route.retrySafe);
+      } finally {
+        release();
       }
       const delay = retryDelay(retry, {
         attempt,
@@ -244,16 +272,31 @@ export class ServiceClient {
     }
   }
 
-  private parse<S extends z.ZodType>(
-    info: { method: string; route: string },
-    text: string,
-    schema: S,
-  ): z.output<S> {
+  private transportError(info: RequestInfo, failure: SendFailure, retrySafe: boolean): ServiceError {
+    if (failure.sent && !retrySafe)
+      return new AmbiguousRequestError(info, failure.detail, { cause: failure });
+    if (failure.timedOut) return new TimeoutError(info, failure.detail, failure);
+    const { baseUrl, baseUrlDefaulted } = this.options;
+    const where = baseUrlDefaulted
+      ? `No base URL is set (connection.baseUrl, service:baseUrl or ${ENV.baseUrl}), so it defaulted to the local sandbox at ${baseUrl}: start it with \`npm run sandbox\`, or set the service's URL with \`pulumi config set service:baseUrl https://…\`.`
+      : `Check that ${baseUrl} is the right base URL and is reachable from here.`;
+    return new ConnectionError(info, `${failure.detail}. ${where}`, failure);
+  }
+
+  private noteServerClock(res: RawResponse): void {
+    const date = Date.parse(headerValue(res.headers.date) ?? "");
+    if (Number.isNaN(date)) return;
+    // The header has whole seconds; half a second is the expected error.
+    const offset = date + 500 - processContext().clock.now();
+    processContext().get(SERVER_CLOCK_OFFSETS).set(this.options.baseUrl, offset);
+  }
+
+  private parse<S extends z.ZodType>(info: RequestInfo, text: string, schema: S): z.output<S> {
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw new ResponseValidationError(info, "not JSON");
+      throw new ResponseValidationError(info, "the body is not JSON");
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {

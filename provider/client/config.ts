@@ -1,55 +1,85 @@
 import { z } from "zod";
+import { AcceptLanguage, ApiVersionSchema, BaseUrl } from "../api/connection";
 import { REQUESTS_PER_SECOND } from "../api/limits";
-import { API_VERSIONS } from "../api/versions";
-import type { Clock } from "./clock";
-import { ConfigurationError } from "./errors";
-import { rememberSecret } from "./redact";
+import { safeString } from "../api/text";
+import type { ApiVersion } from "../api/versions";
+import { rememberSecret } from "../context/process";
+import { ConfigurationError } from "../errors/base";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 
 /** The local sandbox (`npm run sandbox`) is the default target, so nothing reaches a real account by accident. */
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8787";
 
-export const ConnectionSettings = z.object({
-  token: z.string().min(1, "must not be empty"),
-  baseUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).default(DEFAULT_BASE_URL),
-  apiVersion: z.enum(API_VERSIONS, "must be 2.0 or 1.4").default("2.0"),
-  acceptLanguage: z.enum(["en", "ja"], "must be en or ja").default("en"),
-  timeoutMs: z.number().int().positive().default(30_000),
-  /** Requests per second per token; 0 turns the client-side limiter off. */
-  rateLimitPerSecond: z.number().min(0).default(REQUESTS_PER_SECOND),
-});
-export type ConnectionSettings = z.output<typeof ConnectionSettings>;
-
-export interface ClientOptions extends Partial<z.input<typeof ConnectionSettings>> {
-  readonly retry?: Partial<RetryPolicy>;
-  /** Receives one redacted line per attempt. */
-  readonly logger?: (line: string) => void;
-  readonly clock?: Clock;
-  /** Jitter source in [0, 1). */
-  readonly random?: () => number;
-}
-
-export interface ResolvedOptions extends ConnectionSettings {
-  readonly retry: RetryPolicy;
-  readonly logger: ((line: string) => void) | undefined;
-  readonly clock: Clock | undefined;
-  readonly random: () => number;
-}
-
+/** Environment variables the client reads when an option is not given. */
 export const ENV = {
   token: "SERVICE_API_TOKEN",
   baseUrl: "SERVICE_BASE_URL",
   apiVersion: "SERVICE_API_VERSION",
   /** Client-side requests per second per token (default 10, 0 turns the limiter off). */
   rateLimit: "SERVICE_RATE_LIMIT",
+  /** Seconds one request may wait for its answer (default 30). */
+  timeout: "SERVICE_TIMEOUT_SECONDS",
+  /** Seconds a request may spend on retries, 429s included (default 60). */
+  retryBudget: "SERVICE_RETRY_BUDGET_SECONDS",
+  /** Any value: print one redacted line per request to stderr. */
+  debug: "SERVICE_DEBUG",
 } as const;
+
+/** How a ServiceClient connects. Every member is optional; see `ENV` for the environment fallbacks. */
+export interface ClientOptions {
+  /** The API token. Falls back to SERVICE_API_TOKEN. */
+  readonly token?: string | undefined;
+  /** The API base URL. Falls back to SERVICE_BASE_URL, then the local sandbox. */
+  readonly baseUrl?: string | undefined;
+  /** "2.0" (default) or "1.4". Falls back to SERVICE_API_VERSION. */
+  readonly apiVersion?: ApiVersion | undefined;
+  /** Language of the service's display strings: "en" (default) or "ja". */
+  readonly acceptLanguage?: AcceptLanguage | undefined;
+  /** How long one request may wait for its answer; default 30 000 (SERVICE_TIMEOUT_SECONDS). */
+  readonly timeoutMs?: number | undefined;
+  /** Requests per second per token, shared by every client of the token in the process; 0 turns it off. */
+  readonly rateLimitPerSecond?: number | undefined;
+  /** Overrides of the retry policy; `maxElapsedMs` is the retry budget (SERVICE_RETRY_BUDGET_SECONDS). */
+  readonly retry?: Partial<RetryPolicy> | undefined;
+  /** Receives one redacted line per attempt (SERVICE_DEBUG prints them to stderr). */
+  readonly logger?: ((line: string) => void) | undefined;
+  /** Jitter source in [0, 1). */
+  readonly random?: (() => number) | undefined;
+}
+
+/** A client's settings once defaults and the environment have been applied. */
+export interface ResolvedOptions {
+  readonly token: string;
+  readonly baseUrl: string;
+  /** True when no option or environment variable named the base URL, so it is the local sandbox. */
+  readonly baseUrlDefaulted: boolean;
+  readonly apiVersion: ApiVersion;
+  readonly acceptLanguage: AcceptLanguage;
+  readonly timeoutMs: number;
+  readonly rateLimitPerSecond: number;
+  readonly retry: RetryPolicy;
+  readonly logger: ((line: string) => void) | undefined;
+  readonly random: () => number;
+}
+
+const Settings = z.object({
+  token: safeString().min(1, "must not be empty"),
+  baseUrl: BaseUrl,
+  apiVersion: ApiVersionSchema.default("2.0"),
+  acceptLanguage: AcceptLanguage.default("en"),
+  timeoutMs: z.number("must be a number").int("must be whole milliseconds").positive("must be positive"),
+  rateLimitPerSecond: z.number("must be a number").min(0, "must be 0 (off) or more"),
+  retryBudgetMs: z.number("must be a number").positive("must be positive"),
+});
 
 function pick(explicit: string | undefined, fromEnv: string | undefined): string | undefined {
   if (explicit !== undefined && explicit !== "") return explicit;
   return fromEnv === "" ? undefined : fromEnv;
 }
 
-/** Explicit options first, then SERVICE_API_TOKEN, SERVICE_BASE_URL and SERVICE_API_VERSION. */
+const seconds = (value: string | undefined) => (value ? Number(value) * 1000 : undefined);
+
+/** Explicit options first, then the SERVICE_* environment variables, then the defaults. */
 export function resolveOptions(
   options: ClientOptions = {},
   env: NodeJS.ProcessEnv = process.env,
@@ -58,27 +88,32 @@ export function resolveOptions(
   rememberSecret(token);
   if (token === undefined) {
     throw new ConfigurationError(
-      `No API token: pass token, set the stack config service:token, or set ${ENV.token}.`,
+      `No API token: set it with \`pulumi config set --secret service:token <token>\`, pass connection.token (or the client's token option), or set ${ENV.token}.`,
     );
   }
-  const parsed = ConnectionSettings.safeParse({
-    ...options,
+  const baseUrl = pick(options.baseUrl, env[ENV.baseUrl]);
+  const parsed = Settings.safeParse({
     token,
-    baseUrl: pick(options.baseUrl, env[ENV.baseUrl]),
+    baseUrl: baseUrl ?? DEFAULT_BASE_URL,
     apiVersion: pick(options.apiVersion, env[ENV.apiVersion]),
+    acceptLanguage: options.acceptLanguage,
+    timeoutMs: options.timeoutMs ?? seconds(env[ENV.timeout]) ?? 30_000,
     rateLimitPerSecond:
-      options.rateLimitPerSecond ?? (env[ENV.rateLimit] ? Number(env[ENV.rateLimit]) : undefined),
+      options.rateLimitPerSecond ?? (env[ENV.rateLimit] ? Number(env[ENV.rateLimit]) : REQUESTS_PER_SECOND),
+    retryBudgetMs:
+      options.retry?.maxElapsedMs ?? seconds(env[ENV.retryBudget]) ?? DEFAULT_RETRY_POLICY.maxElapsedMs,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ConfigurationError(`Client setting ${issue.path.join(".")} ${issue.message}.`);
   }
+  const { retryBudgetMs, ...settings } = parsed.data;
   return {
-    ...parsed.data,
-    baseUrl: parsed.data.baseUrl.replace(/\/+$/, ""),
-    retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
-    logger: options.logger ?? (env.SERVICE_DEBUG ? (line) => process.stderr.write(`${line}\n`) : undefined),
-    clock: options.clock,
+    ...settings,
+    baseUrl: settings.baseUrl.replace(/\/+$/, ""),
+    baseUrlDefaulted: baseUrl === undefined,
+    retry: { ...DEFAULT_RETRY_POLICY, ...options.retry, maxElapsedMs: retryBudgetMs },
+    logger: options.logger ?? (env[ENV.debug] ? (line) => process.stderr.write(`${line}\n`) : undefined),
     random: options.random ?? Math.random,
   };
 }

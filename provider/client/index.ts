@@ -1,9 +1,10 @@
+export type { ConnectionInput } from "../api/connection";
 export type { WebhookCreateBody } from "../api/rules";
 export type { Domain, DomainRegistrationStart, Webhook } from "../api/schemas";
 export type { ApiVersion } from "../api/versions";
+export type { Clock } from "../context/clock";
+export { ProcessContext, setProcessContext } from "../context/process";
+export * from "../errors/index";
 export { type Page, type PageRequest, ServiceClient } from "./client";
-export type { Clock } from "./clock";
-export { type ClientOptions, DEFAULT_BASE_URL, ENV } from "./config";
-export * from "./errors";
-export { redact } from "./redact";
+export { type ClientOptions, DEFAULT_BASE_URL, ENV, type ResolvedOptions } from "./config";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";

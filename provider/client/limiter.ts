@@ -1,4 +1,5 @@
-import { type Clock, systemClock } from "./clock";
+import { type Clock, systemClock } from "../context/clock";
+import { contextKey, processContext } from "../context/process";
 
 /**
  * Keeps one credential under the service's request rate: at most `perSecond` requests in any window of
@@ -63,18 +64,20 @@ export class RateLimiter {
   }
 }
 
-const shared = new Map<string, RateLimiter>();
+const LIMITERS = contextKey("rate limiters per credential", () => new Map<string, RateLimiter>());
 
 /**
  * The limiter for one credential, shared by every client in the process, so that many resources
  * refreshing at once still stay under the service's limit together.
  */
-export function sharedLimiter(key: string, perSecond: number, clock?: Clock): RateLimiter {
+export function sharedLimiter(key: string, perSecond: number): RateLimiter {
+  const context = processContext();
+  const limiters = context.get(LIMITERS);
   const id = `${key}\u0000${perSecond}`;
-  let limiter = shared.get(id);
+  let limiter = limiters.get(id);
   if (!limiter) {
-    limiter = new RateLimiter(perSecond, clock);
-    shared.set(id, limiter);
+    limiter = new RateLimiter(perSecond, context.clock);
+    limiters.set(id, limiter);
   }
   return limiter;
 }

@@ -3,14 +3,15 @@
  * this only decides whether and how long to wait after a failed attempt.
  */
 export interface RetryPolicy {
-  /** Attempts in all, the first included. */
+  /** Attempts in all, the first included, after 5xx answers and lost connections. 429s are bounded by time only. */
   readonly maxAttempts: number;
-  /** No retry starts later than this after the first attempt began. */
+  /**
+   * The request's retry budget: no wait may end later than this after the first attempt began. A 429 is
+   * retried after its Retry-After for as long as that holds, however many attempts it takes.
+   */
   readonly maxElapsedMs: number;
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
-  /** A Retry-After longer than this is not waited for. */
-  readonly maxRetryAfterMs: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -18,7 +19,6 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxElapsedMs: 60_000,
   baseDelayMs: 250,
   maxDelayMs: 8_000,
-  maxRetryAfterMs: 30_000,
 };
 
 export type AttemptFailure =
@@ -48,13 +48,12 @@ export function backoffMs(policy: RetryPolicy, attempt: number, random: number):
 
 /** Milliseconds to wait before the next attempt, or undefined to give up. */
 export function retryDelay(policy: RetryPolicy, input: RetryInput): number | undefined {
-  if (input.attempt >= policy.maxAttempts) return undefined;
   const { failure } = input;
   let delay: number;
   if (failure.kind === "rate_limited") {
-    if (failure.retryAfterMs !== undefined && failure.retryAfterMs > policy.maxRetryAfterMs) return undefined;
     delay = failure.retryAfterMs ?? backoffMs(policy, input.attempt, input.random);
   } else {
+    if (input.attempt >= policy.maxAttempts) return undefined;
     const mayRepeat = input.retrySafe || (failure.kind === "network" && !failure.sent);
     if (!mayRepeat) return undefined;
     delay = backoffMs(policy, input.attempt, input.random);

@@ -1,18 +1,15 @@
 import type { Agent } from "undici";
+import { contextKey, processContext } from "../context/process";
 
 /**
- * One keep-alive connection pool for the whole process, whoever creates clients. undici is loaded on the
- * first request, not with this module: `pulumi preview` checks and diffs without any request, and the
+ * One keep-alive connection pool per process, whoever creates clients. undici is loaded on the first
+ * request, not with this module: `pulumi preview` checks and diffs without any request, and the
  * dynamic-provider host should answer its first Check without paying for an HTTP stack.
  */
-let pool: Agent | undefined;
-function sharedPool(): Agent {
-  if (!pool) {
-    const { Agent: PoolAgent } = require("undici") as typeof import("undici");
-    pool = new PoolAgent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000, connections: 32 });
-  }
-  return pool;
-}
+const POOL = contextKey("HTTP connection pool", () => {
+  const { Agent: PoolAgent } = require("undici") as typeof import("undici");
+  return new PoolAgent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000, connections: 32 }) as Agent;
+});
 
 export interface RawResponse {
   readonly status: number;
@@ -29,19 +26,49 @@ export interface RawRequest {
   readonly timeoutMs: number;
 }
 
-export async function sendOnce(request: RawRequest): Promise<RawResponse> {
-  const response = await sharedPool().request({
-    origin: request.origin,
-    path: request.path,
-    method: request.method,
-    headers: request.headers,
-    body: request.body,
-    headersTimeout: request.timeoutMs,
-    bodyTimeout: request.timeoutMs,
-  });
-  return { status: response.statusCode, headers: response.headers, text: await response.body.text() };
+/** A request that got no answer, and whether it may have reached the service. */
+export class SendFailure extends Error {
+  constructor(
+    /** False only when the request certainly never reached the service. */
+    readonly sent: boolean,
+    readonly timedOut: boolean,
+    readonly detail: string,
+    cause: unknown,
+  ) {
+    super(detail, { cause });
+  }
 }
 
+export async function sendOnce(request: RawRequest): Promise<RawResponse> {
+  let pool: Agent;
+  try {
+    pool = processContext().get(POOL);
+  } catch (error) {
+    // Nothing was written: the HTTP stack itself could not start (undici needs Node 22.19 or later).
+    throw new SendFailure(
+      false,
+      false,
+      `the HTTP client could not load (${describe(error)}); Node.js ${process.versions.node} runs this process and undici needs 22.19 or later`,
+      error,
+    );
+  }
+  try {
+    const response = await pool.request({
+      origin: request.origin,
+      path: request.path,
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      headersTimeout: request.timeoutMs,
+      bodyTimeout: request.timeoutMs,
+    });
+    return { status: response.statusCode, headers: response.headers, text: await response.body.text() };
+  } catch (error) {
+    throw new SendFailure(!neverSent(error), isTimeout(error), describe(error), error);
+  }
+}
+
+/** Failures that happen before a connection exists, so before any byte of the request was written. */
 const NEVER_SENT = new Set([
   "ECONNREFUSED",
   "ENOTFOUND",
@@ -70,7 +97,7 @@ export function isTimeout(error: unknown): boolean {
   return codesOf(error).some((c) => TIMEOUTS.has(c));
 }
 
-export function describeTransportFailure(error: unknown): string {
+function describe(error: unknown): string {
   const codes = codesOf(error);
   const message = error instanceof Error ? error.message : String(error);
   return codes.length > 0 ? `${codes[0]}: ${message}` : message;

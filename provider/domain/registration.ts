@@ -1,37 +1,31 @@
-import { checkInputs } from "../runtime/check";
-import { commonMembersChanged, withCommonMembers } from "../runtime/common-members";
-import { clientFor } from "../runtime/credentials";
+import { verificationKey } from "../api/verification";
+import { AmbiguousRequestError } from "../errors/transport";
+import { clientFor } from "../runtime/clients";
+import { withCommonMembers } from "../runtime/common-members";
 import { registeredDomains } from "../runtime/listings";
-import { containsUnknown } from "../runtime/unknowns";
+import { startUnconfirmedError } from "./messages";
 import { RegistrationInputs, RegistrationOutputs } from "./schema";
 
+/** What `pulumi up`, `refresh` and `destroy` run for a DomainRegistration (start_registration). */
 type Props = Record<string, unknown>;
-
-export async function check(_olds: Props, news: Props) {
-  return checkInputs(RegistrationInputs, news);
-}
-
-export async function diff(_id: string, olds: Props, news: Props) {
-  const old = RegistrationOutputs.parse(olds);
-  const replaces =
-    containsUnknown(news.domainName) || news.domainName !== old.domainName ? ["domainName"] : [];
-  return {
-    changes: replaces.length > 0 || commonMembersChanged(old, news),
-    replaces,
-    deleteBeforeReplace: false,
-  };
-}
 
 /** start_registration: a new verifier and register token, valid until expiresAt. */
 export async function create(props: Props): Promise<{ id: string; outs: RegistrationOutputs }> {
   const inputs = RegistrationInputs.parse(props);
-  const start = await clientFor(inputs).startDomainRegistration(inputs.domainName);
+  let start: Awaited<ReturnType<ReturnType<typeof clientFor>["startDomainRegistration"]>>;
+  try {
+    start = await clientFor(inputs).startDomainRegistration(inputs.domainName);
+  } catch (error) {
+    if (error instanceof AmbiguousRequestError) throw startUnconfirmedError(inputs.domainName, error);
+    throw error;
+  }
   const outs: RegistrationOutputs = withCommonMembers(
     {
       domainName: start.domainName,
       url: start.url,
       verifier: start.verifier,
-      key: `service_url_registration/${start.verifier}`,
+      // Derived from the URL the service returned, so a publisher writes exactly where it will look.
+      key: verificationKey(start.url),
       registerToken: start.registerToken,
       expiresAt: start.expiresAt,
     },
@@ -47,8 +41,9 @@ export async function create(props: Props): Promise<{ id: string; outs: Registra
  */
 export async function read(id: string, props: Props) {
   const old = RegistrationOutputs.parse(props);
-  const registered = (await registeredDomains(clientFor(old))).some((d) => d.domainName === old.domainName);
-  if (!registered && Date.parse(old.expiresAt) <= Date.now()) return {};
+  const client = clientFor(old);
+  const registered = (await registeredDomains(client)).some((d) => d.domainName === old.domainName);
+  if (!registered && Date.parse(old.expiresAt) <= client.serverNow()) return {};
   const inputs = withCommonMembers({ domainName: old.domainName }, old);
   return { id, props: old, inputs };
 }
@@ -57,5 +52,5 @@ export async function update(_id: string, olds: Props, news: Props) {
   return { outs: withCommonMembers(RegistrationOutputs.parse(olds), news) };
 }
 
-/** A registration has nothing to remove on the service. */
-export async function remove(): Promise<void> {}
+/** A registration has nothing to remove on the service: an unused link expires by itself. */
+export async function remove(_id: string, _props: Props): Promise<void> {}

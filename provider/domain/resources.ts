@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { ConnectionInput } from "../api/connection";
 import { withSecretConnection, withSecretOutputs } from "../resource-options";
-import type { ConnectionInput } from "../runtime/credentials";
 import { RuntimeProvider } from "../runtime-provider";
 import { REGISTRATION_SECRET_OUTPUTS, VERIFICATION_SECRET_OUTPUTS } from "./schema";
 

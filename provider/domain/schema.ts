@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { AcceptLanguage, ConnectionInput } from "../api/connection";
 import { Hostname } from "../api/rules";
-import { AcceptLanguage, ConnectionInput } from "../runtime/credentials";
 
 const common = {
   acceptLanguage: AcceptLanguage.optional(),
@@ -15,7 +15,7 @@ export const RegistrationOutputs = z.object({
   domainName: z.string(),
   url: z.string(),
   verifier: z.string(),
-  /** The object key to publish: `service_url_registration/<verifier>`. */
+  /** The object key to publish: the path of `url` without its leading slash. */
   key: z.string(),
   registerToken: z.string(),
   expiresAt: z.string(),
@@ -53,7 +53,11 @@ export const VerificationOutputs = z.object({
   url: z.string().optional(),
   expiresAt: z.string().optional(),
   timeout: z.number().default(DEFAULT_TIMEOUT_SECONDS),
+  /** The organization that owns the domain (absent from state written before 0.2). */
+  organization: z.string().optional(),
+  /** A salted hash of the base URL and token the domain was registered or last verified with. */
+  credentialsHash: z.string().optional(),
   ...common,
 });
 export type VerificationOutputs = z.output<typeof VerificationOutputs>;
-export const VERIFICATION_SECRET_OUTPUTS = ["connection"] as const;
+export const VERIFICATION_SECRET_OUTPUTS = ["connection", "credentialsHash"] as const;

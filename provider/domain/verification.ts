@@ -1,21 +1,25 @@
 import type { Domain } from "../api/schemas";
-import { AmbiguousRequestError, ConflictError, InvalidRequestError, RateLimitError } from "../client/errors";
-import { rememberSecret } from "../client/redact";
-import { type CheckFailure, checkInputs } from "../runtime/check";
-import { commonMembersChanged, withCommonMembers } from "../runtime/common-members";
-import { clientFor } from "../runtime/credentials";
+import type { ServiceClient } from "../client/client";
+import { fetchVerificationFile, type Observation } from "../client/verification-fetch";
+import { contextKey, processContext, rememberSecret } from "../context/process";
+import { ConflictError, InvalidRequestError, RateLimitError } from "../errors/api";
+import { AmbiguousRequestError } from "../errors/transport";
+import { clientFor, hostOverrides } from "../runtime/clients";
+import { withCommonMembers } from "../runtime/common-members";
 import { activeWebhooks, forgetDomains, registeredDomains } from "../runtime/listings";
-import { type Observation, probe } from "../runtime/probe";
-import { containsUnknown } from "../runtime/unknowns";
+import { confirmGone, recordedCredentials, sameCredentials } from "../runtime/ownership";
 import {
-  domainInUseMessage,
-  expiredMessage,
-  finishFailedMessage,
-  notRegisteredForAdoptMessage,
-  notServedMessage,
+  domainCredentialsChangedError,
+  domainInUseError,
+  expiredError,
+  finishBlockedError,
+  finishFailedError,
+  notRegisteredForAdoptError,
+  notServedError,
 } from "./messages";
-import { VERIFY_MEMBERS, VerificationInputs, VerificationOutputs } from "./schema";
+import { VerificationInputs, VerificationOutputs } from "./schema";
 
+/** What `pulumi up`, `refresh` and `destroy` run for a DomainVerification (finish_registration). */
 type Props = Record<string, unknown>;
 
 /** Polling starts quick and settles at this interval, so a file that appears is seen within it. */
@@ -26,62 +30,55 @@ const MAX_POLL_MS = 750;
  * Domains this provider process found already registered when asked to verify them. A replacement that
  * lands on the same domain_uuid must not then deactivate it while deleting the old resource.
  */
-const confirmedHere = new Set<string>();
+const CONFIRMED_HERE = contextKey("domains confirmed by this process", () => new Set<string>());
 
-export async function check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
-  if (typeof news.registerToken === "string") rememberSecret(news.registerToken);
-  const result = checkInputs(VerificationInputs, news);
-  if (news.adopt !== true) {
-    for (const key of VERIFY_MEMBERS) {
-      if (news[key] === undefined)
-        result.failures.push({ property: key, reason: "is required unless adopt is true" });
-    }
-  }
-  return result;
-}
-
-const REPLACING = ["domainName", "adopt", "verifier"] as const;
-
-export async function diff(_id: string, olds: Props, news: Props) {
-  const old = VerificationOutputs.parse(olds);
-  const replaces = REPLACING.filter(
-    (key) => containsUnknown(news[key]) || (news[key] ?? old[key]) !== old[key],
-  );
-  const changes =
-    replaces.length > 0 || commonMembersChanged(old, news) || (news.timeout ?? old.timeout) !== old.timeout;
-  return { changes, replaces: [...replaces], deleteBeforeReplace: false };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls the URL, without calling the API, until it serves the token or the deadline passes. */
+/** Polls the URL, without calling the API, until it serves the token or the deadline (local clock) passes. */
 async function waitUntilServed(url: string, token: string, deadline: number): Promise<Observation> {
-  let interval = FIRST_POLL_MS;
-  for (;;) {
-    const seen = await probe(url, token, Math.max(1_000, Math.min(5_000, deadline - Date.now())));
-    if (seen.kind === "ok" || Date.now() + interval > deadline) return seen;
-    await sleep(interval);
-    interval = Math.min(MAX_POLL_MS, interval * 1.5);
+  const { clock } = processContext();
+  const hosts = hostOverrides();
+  for (let interval = FIRST_POLL_MS; ; interval = Math.min(MAX_POLL_MS, interval * 1.5)) {
+    const left = deadline - clock.now();
+    const seen = await fetchVerificationFile(url, token, {
+      hosts,
+      timeoutMs: Math.max(1_000, Math.min(5_000, left)),
+    });
+    const after = deadline - clock.now();
+    if (seen.kind === "ok" || after <= 0) return seen;
+    await clock.sleep(Math.min(interval, after));
   }
 }
 
-async function adopt(inputs: VerificationInputs) {
-  const found = (await registeredDomains(clientFor(inputs), { fresh: true })).find(
-    (d) => d.domainName === inputs.domainName,
-  );
-  if (!found) throw new Error(notRegisteredForAdoptMessage(inputs.domainName));
-  const outs: VerificationOutputs = withCommonMembers(
+function outputsFor(
+  domain: Pick<Domain, "domainUuid" | "domainName" | "createTime" | "owner">,
+  inputs: VerificationInputs,
+  client: ServiceClient,
+  status: "registered" | "adopted",
+): VerificationOutputs {
+  return withCommonMembers(
     {
-      domainUuid: found.domainUuid,
-      domainName: found.domainName,
-      status: "adopted",
-      createTime: found.createTime?.display,
-      adopt: true,
+      domainUuid: domain.domainUuid,
+      domainName: domain.domainName,
+      status,
+      createTime: domain.createTime?.display,
+      adopt: status === "adopted",
+      ...(status === "registered"
+        ? { verifier: inputs.verifier, url: inputs.url, expiresAt: inputs.expiresAt }
+        : {}),
       timeout: inputs.timeout,
+      organization: domain.owner.organization || undefined,
+      credentialsHash: recordedCredentials(client, undefined),
     },
     inputs,
   );
-  return { id: found.domainUuid, outs };
+}
+
+async function adopt(inputs: VerificationInputs) {
+  const client = clientFor(inputs);
+  const found = (await registeredDomains(client, { fresh: true })).find(
+    (d) => d.domainName === inputs.domainName,
+  );
+  if (!found) throw notRegisteredForAdoptError(inputs.domainName);
+  return { id: found.domainUuid, outs: outputsFor(found, inputs, client, "adopted") };
 }
 
 /**
@@ -94,97 +91,130 @@ export async function create(props: Props): Promise<{ id: string; outs: Verifica
   const { domainName, verifier, url, registerToken, expiresAt } = inputs as Required<VerificationInputs>;
   rememberSecret(registerToken);
   const client = clientFor(inputs);
-  const outputs = (domain: Pick<Domain, "domainUuid" | "domainName" | "createTime">): VerificationOutputs =>
-    withCommonMembers(
-      {
-        domainUuid: domain.domainUuid,
-        domainName: domain.domainName,
-        status: "registered",
-        createTime: domain.createTime?.display,
-        adopt: false,
-        verifier,
-        url,
-        expiresAt,
-        timeout: inputs.timeout,
-      },
-      inputs,
-    );
   // Already registered (a re-run, or a replacement of this resource): nothing to publish or finish. If a
   // replacement's old half is deleted in this run, it has this same domain_uuid and must stay registered.
   const existing = (await registeredDomains(client, { fresh: true })).find(
     (d) => d.domainName === domainName,
   );
   if (existing) {
-    confirmedHere.add(existing.domainUuid);
-    return { id: existing.domainUuid, outs: outputs(existing) };
+    processContext().get(CONFIRMED_HERE).add(existing.domainUuid);
+    return { id: existing.domainUuid, outs: outputsFor(existing, inputs, client, "registered") };
   }
-  const started = Date.now();
-  const expiry = Date.parse(expiresAt);
-  if (expiry <= started) throw new Error(expiredMessage(domainName, expiresAt));
-  const seen = await waitUntilServed(url, registerToken, Math.min(started + inputs.timeout * 1000, expiry));
+  const { clock } = processContext();
+  const started = clock.now();
+  // expiresAt is on the service's clock; the listing above has shown how far it is from this one.
+  const linkDeadline = started + (Date.parse(expiresAt) - client.serverNow());
+  if (linkDeadline <= started) throw expiredError(domainName, expiresAt);
+  const seen = await waitUntilServed(
+    url,
+    registerToken,
+    Math.min(started + inputs.timeout * 1000, linkDeadline),
+  );
   if (seen.kind !== "ok") {
-    if (Date.now() >= expiry) throw new Error(expiredMessage(domainName, expiresAt));
-    throw new Error(notServedMessage(domainName, url, seen, (Date.now() - started) / 1000));
+    // When the link, not `timeout`, set the deadline, raising `timeout` cannot help: a new link can.
+    if (clock.now() >= linkDeadline) throw expiredError(domainName, expiresAt);
+    throw notServedError(domainName, url, seen, (clock.now() - started) / 1000);
   }
-  let domain: Domain;
+  const domain = await finish(client, domainName, verifier, expiresAt);
+  return { id: domain.domainUuid, outs: outputsFor(domain, inputs, client, "registered") };
+}
+
+async function finish(client: ServiceClient, domainName: string, verifier: string, expiresAt: string) {
   try {
-    domain = await client.finishDomainRegistration(domainName, verifier);
+    return await client.finishDomainRegistration(domainName, verifier);
   } catch (error) {
     if (error instanceof InvalidRequestError) {
-      if (/expired/i.test(error.serviceMessage ?? "")) throw new Error(expiredMessage(domainName, expiresAt));
-      throw new Error(finishFailedMessage(domainName, error.serviceMessage ?? error.message));
+      if (/expired/i.test(error.serviceMessage ?? "")) throw expiredError(domainName, expiresAt);
+      throw finishFailedError(domainName, error.serviceMessage ?? error.message, error);
     }
-    if (error instanceof RateLimitError) {
-      throw new Error(
-        `The service is refusing finish_registration for ${domainName} after repeated failures${error.retryAfterSeconds ? ` for another ${error.retryAfterSeconds} s` : ""}. Wait, then run \`pulumi up\` again.`,
-      );
-    }
+    if (error instanceof RateLimitError) throw finishBlockedError(domainName, error.retryAfterSeconds, error);
     if (!(error instanceof AmbiguousRequestError)) throw error;
     // The finish may have landed: the listing says.
     const listed = (await registeredDomains(client, { fresh: true })).find(
       (d) => d.domainName === domainName,
     );
     if (!listed) throw error;
-    domain = listed;
+    return listed;
   } finally {
     forgetDomains(client);
   }
-  return { id: domain.domainUuid, outs: outputs(domain) };
 }
 
-/** Refresh: registered while the organization's domain listing has it; otherwise gone. */
+/** How a registered domain is named in messages. */
+const subject = (old: VerificationOutputs) => `the registered domain ${old.domainName} (${old.domainUuid})`;
+
+/**
+ * Refresh: registered while the organization's domain listing has it. One that is missing is reported
+ * gone only when the credentials in use could see it.
+ */
 export async function read(id: string, props: Props) {
   const old = VerificationOutputs.parse(props);
-  const found = (await registeredDomains(clientFor(old))).find((d) => d.domainUuid === id);
-  if (!found) return {};
-  const { domainUuid: _id, status: _status, createTime: _time, ...inputs } = old;
-  return { id, props: { ...old, createTime: found.createTime?.display ?? old.createTime }, inputs };
+  const client = clientFor(old);
+  const found = (await registeredDomains(client)).find((d) => d.domainUuid === id);
+  if (!found) {
+    await confirmGone(client, old, subject(old), "pulumi refresh");
+    return {};
+  }
+  const {
+    domainUuid: _id,
+    status: _status,
+    createTime: _time,
+    organization: _org,
+    credentialsHash: _c,
+    ...inputs
+  } = old;
+  const outs: VerificationOutputs = {
+    ...old,
+    createTime: found.createTime?.display ?? old.createTime,
+    organization: found.owner.organization || old.organization,
+    credentialsHash: recordedCredentials(client, old.credentialsHash),
+  };
+  return { id, props: outs, inputs };
 }
 
-export async function update(_id: string, olds: Props, news: Props) {
+/**
+ * `timeout` and credentials change in place. New credentials are checked with one listing call first,
+ * so that the switch cannot leave the domain registered with nothing managing it.
+ */
+export async function update(id: string, olds: Props, news: Props) {
   const old = VerificationOutputs.parse(olds);
+  const client = clientFor({
+    connection: news.connection as VerificationOutputs["connection"],
+    acceptLanguage: news.acceptLanguage as VerificationOutputs["acceptLanguage"],
+  });
+  if (sameCredentials(client, old.credentialsHash) !== true) {
+    const visible = (await registeredDomains(client, { fresh: true })).some((d) => d.domainUuid === id);
+    if (!visible) throw domainCredentialsChangedError(old.domainName, old.organization ?? "its organization");
+  }
+  const timeout = (news.timeout as number | undefined) ?? old.timeout;
   return {
-    outs: withCommonMembers({ ...old, timeout: (news.timeout as number | undefined) ?? old.timeout }, news),
+    outs: withCommonMembers(
+      { ...old, timeout, credentialsHash: recordedCredentials(client, old.credentialsHash) },
+      news,
+    ),
   };
 }
 
 /**
- * Deactivates the domain. "Not registered" counts as done; a domain that active webhooks still target
- * fails with the list of those webhooks.
+ * Deactivates the domain. "Not registered" counts as done only when the credentials in use could see it;
+ * a domain that active webhooks still target fails with the list of those webhooks.
  */
 export async function remove(id: string, props: Props): Promise<void> {
-  if (confirmedHere.has(id)) return;
+  if (processContext().get(CONFIRMED_HERE).has(id)) return;
   const old = VerificationOutputs.parse(props);
   const client = clientFor(old);
   try {
     await client.deactivateDomain(id);
   } catch (error) {
-    if (error instanceof InvalidRequestError) return;
+    if (error instanceof InvalidRequestError) {
+      await confirmGone(client, old, subject(old), "pulumi destroy");
+      return;
+    }
     if (error instanceof ConflictError) {
       const users = (await activeWebhooks(client, { fresh: true })).filter(
         (w) => new URL(w.endpoint).hostname === old.domainName,
       );
-      throw new Error(domainInUseMessage(old.domainName, users));
+      throw domainInUseError(old.domainName, users, error);
     }
     if (!(error instanceof AmbiguousRequestError)) throw error;
     if ((await registeredDomains(client, { fresh: true })).some((d) => d.domainUuid === id))

@@ -31,7 +31,7 @@ export function directoryPublisher(directory: pulumi.Input<string>): Publisher {
     new VerificationFile(
       opts.name,
       { directory, key: file.key, content: file.content },
-      { parent: opts.parent },
+      opts.resourceOptions,
     );
 }
 

@@ -9,11 +9,24 @@ export interface VerificationFileSpec {
   readonly contentType: "text/plain";
 }
 
+/** Where and how a publisher registers the resource(s) it creates. */
+export interface PublisherOptions {
+  /** The child name to use. */
+  readonly name: string;
+  /** The Domain component. */
+  readonly parent: pulumi.Resource;
+  /**
+   * The resource options to give what the publisher creates: `parent`, plus the `retainOnDelete`,
+   * `customTimeouts` and `deletedWith` given to the Domain.
+   */
+  readonly resourceOptions: pulumi.CustomResourceOptions;
+}
+
 /**
  * Makes the file public, returning the resource(s) that do so. The Domain component makes its
- * verification depend on them. `name` is the child name to use, and `parent` the component.
+ * verification depend on them.
  */
 export type Publisher = (
   file: VerificationFileSpec,
-  opts: { readonly name: string; readonly parent: pulumi.Resource },
+  opts: PublisherOptions,
 ) => pulumi.Resource | readonly pulumi.Resource[];

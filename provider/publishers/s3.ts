@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { VERIFICATION_PATH_PATTERN } from "../api/verification";
 import type { Publisher } from "./publisher";
 
 export interface S3PublisherArgs {
@@ -25,7 +26,7 @@ export function s3Publisher(args: S3PublisherArgs): Publisher {
         contentType: file.contentType,
         cacheControl: "no-store",
       },
-      { parent: opts.parent },
+      opts.resourceOptions,
     );
   };
 }
@@ -50,7 +51,7 @@ export interface VerificationCacheBehavior {
  */
 export function verificationCacheBehavior(originId: pulumi.Input<string>): VerificationCacheBehavior {
   return {
-    pathPattern: "/service_url_registration/*",
+    pathPattern: VERIFICATION_PATH_PATTERN,
     targetOriginId: originId,
     viewerProtocolPolicy: "https-only",
     allowedMethods: ["GET", "HEAD"],

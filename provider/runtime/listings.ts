@@ -1,6 +1,7 @@
 import type { Domain, Webhook } from "../api/schemas";
 import type { ServiceClient } from "../client/client";
-import { credentialKey } from "./credentials";
+import { type ContextKey, contextKey, processContext } from "../context/process";
+import { credentialKey } from "./clients";
 
 /**
  * One listing serves every resource of the same credentials in this provider process: a refresh of ten
@@ -14,8 +15,9 @@ interface Entry<T> {
   readonly items: Promise<T[]>;
 }
 
-const webhookListings = new Map<string, Entry<Webhook>>();
-const domainListings = new Map<string, Entry<Domain>>();
+type Cache<T> = Map<string, Entry<T>>;
+const WEBHOOK_LISTINGS = contextKey("active-webhook listings", () => new Map() as Cache<Webhook>);
+const DOMAIN_LISTINGS = contextKey("registered-domain listings", () => new Map() as Cache<Domain>);
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -24,34 +26,41 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 }
 
 function cached<T>(
-  cache: Map<string, Entry<T>>,
+  key: ContextKey<Cache<T>>,
   client: ServiceClient,
+  fresh: boolean,
   load: () => AsyncIterable<T>,
 ): Promise<T[]> {
-  const key = credentialKey(client);
-  const now = Date.now();
-  const hit = cache.get(key);
-  if (hit && now - hit.at < TTL_MS) return hit.items;
+  const { clock } = processContext();
+  const cache = processContext().get(key);
+  const id = credentialKey(client);
+  const now = clock.now();
+  const hit = cache.get(id);
+  if (!fresh && hit && now - hit.at < TTL_MS) return hit.items;
   const items = collect(load());
-  cache.set(key, { at: now, items });
-  items.catch(() => cache.delete(key));
+  cache.set(id, { at: now, items });
+  items.catch(() => {
+    if (cache.get(id)?.items === items) cache.delete(id);
+  });
   return items;
 }
 
+/** The organization's active webhooks; `fresh` skips the cache (and refills it). */
 export function activeWebhooks(client: ServiceClient, { fresh = false } = {}): Promise<Webhook[]> {
-  if (fresh) forgetWebhooks(client);
-  return cached(webhookListings, client, () => client.webhooks());
+  return cached(WEBHOOK_LISTINGS, client, fresh, () => client.webhooks());
 }
 
+/** The organization's registered domains; `fresh` skips the cache (and refills it). */
 export function registeredDomains(client: ServiceClient, { fresh = false } = {}): Promise<Domain[]> {
-  if (fresh) forgetDomains(client);
-  return cached(domainListings, client, () => client.domains());
+  return cached(DOMAIN_LISTINGS, client, fresh, () => client.domains());
 }
 
+/** Drops the cached webhook listing after a change through this process. */
 export function forgetWebhooks(client: ServiceClient): void {
-  webhookListings.delete(credentialKey(client));
+  processContext().get(WEBHOOK_LISTINGS).delete(credentialKey(client));
 }
 
+/** Drops the cached domain listing after a change through this process. */
 export function forgetDomains(client: ServiceClient): void {
-  domainListings.delete(credentialKey(client));
+  processContext().get(DOMAIN_LISTINGS).delete(credentialKey(client));
 }

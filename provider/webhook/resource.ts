@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { ConnectionInput } from "../api/connection";
 import type { ApiVersion } from "../api/versions";
 import { withSecretConnection, withSecretOutputs } from "../resource-options";
-import type { ConnectionInput } from "../runtime/credentials";
 import { RuntimeProvider } from "../runtime-provider";
 import { WEBHOOK_SECRET_OUTPUTS } from "./schema";
 

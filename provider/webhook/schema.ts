@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { AcceptLanguage, ApiVersionSchema, ConnectionInput } from "../api/connection";
 import {
+  type CanonicalFilter,
   canonicalFilters,
   endpointSchema,
   filtersSchema,
@@ -8,8 +10,7 @@ import {
 } from "../api/rules";
 import { WireFilter } from "../api/schemas";
 import { safeString } from "../api/text";
-import { API_VERSIONS, type ApiVersion } from "../api/versions";
-import { AcceptLanguage, ConnectionInput } from "../runtime/credentials";
+import type { ApiVersion } from "../api/versions";
 
 /** A Webhook's inputs after `check`: validated, defaults applied, filters in canonical order and form. */
 export function webhookInputsSchema(version: ApiVersion) {
@@ -18,7 +19,7 @@ export function webhookInputsSchema(version: ApiVersion) {
     secretKey: secretKeySchema(version),
     filters: filtersSchema(version).transform((filters) => toWireFilters(canonicalFilters(filters))),
     channel: safeString().min(1, "must not be empty").default("default"),
-    apiVersion: z.enum(API_VERSIONS, "must be 2.0 or 1.4").default("2.0"),
+    apiVersion: ApiVersionSchema.default("2.0"),
     acceptLanguage: AcceptLanguage.optional(),
     connection: ConnectionInput.optional(),
     adoptWebhookUuid: z.guid("must be a webhook UUID").optional(),
@@ -29,22 +30,66 @@ export type WebhookInputs = z.output<ReturnType<typeof webhookInputsSchema>>;
 /** Members whose rules depend on the API version; left unchecked while the version is unknown. */
 export const VERSIONED_MEMBERS = ["endpoint", "secretKey", "filters"] as const;
 
-/** What a Webhook keeps in state. Parsing accepts state written by every earlier version of this package. */
-export const WebhookOutputs = z.object({
-  webhookUuid: z.string(),
+/**
+ * What a Webhook keeps in state. Parsing accepts state written by every earlier version of this package.
+ * A webhook whose create has an unknown outcome is "pending": it has `pendingSince` and no `webhookUuid`
+ * until a later update or refresh finds out what the service did.
+ */
+export const WebhookState = z.object({
+  webhookUuid: z.string().optional(),
   endpoint: z.string(),
   channel: z.string(),
   filters: z.array(WireFilter),
-  owner: z.object({ organization: z.string(), username: z.string() }),
+  owner: z.object({ organization: z.string(), username: z.string() }).optional(),
   createTime: z.string().optional(),
-  apiVersion: z.enum(API_VERSIONS).default("2.0"),
+  apiVersion: ApiVersionSchema.default("2.0"),
   /** A salted hash: enough to notice a rotated secret, useless for recovering it. */
   secretKeyHash: z.string(),
   acceptLanguage: AcceptLanguage.optional(),
   connection: ConnectionInput.optional(),
   adoptWebhookUuid: z.string().optional(),
+  /** A salted hash of the base URL and token the webhook was created or last verified with. */
+  credentialsHash: z.string().optional(),
+  /** While pending: when (on the service's clock) the create whose outcome is unknown was sent. */
+  pendingSince: z.string().optional(),
+  /** While pending: webhooks with the same configuration known to belong to other resources. */
+  claimedElsewhere: z.array(z.string()).optional(),
 });
-export type WebhookOutputs = z.output<typeof WebhookOutputs>;
+export type WebhookState = z.output<typeof WebhookState>;
+
+/** A webhook that exists: its uuid and owner are known. */
+export type WebhookOutputs = WebhookState & {
+  webhookUuid: string;
+  owner: { organization: string; username: string };
+};
+
+export function isPending(state: WebhookState): boolean {
+  return state.webhookUuid === undefined && state.pendingSince !== undefined;
+}
+
+/** What makes two webhooks indistinguishable to the service: endpoint, channel and filters. */
+export interface WebhookIdentity {
+  readonly endpoint: string;
+  readonly channel: string;
+  readonly filters: readonly CanonicalFilter[];
+}
+
+export function identityOf(config: {
+  endpoint: string;
+  channel?: string | null | undefined;
+  filters: readonly z.input<typeof WireFilter>[];
+}): WebhookIdentity {
+  return {
+    endpoint: config.endpoint,
+    channel: config.channel ?? "default",
+    filters: canonicalFilters(config.filters),
+  };
+}
+
+export const sameIdentity = (a: WebhookIdentity, b: WebhookIdentity) =>
+  a.endpoint === b.endpoint &&
+  a.channel === b.channel &&
+  JSON.stringify(a.filters) === JSON.stringify(b.filters);
 
 /** Outputs derived from secret inputs; the Webhook class marks them secret (additionalSecretOutputs). */
-export const WEBHOOK_SECRET_OUTPUTS = ["secretKeyHash", "connection"] as const;
+export const WEBHOOK_SECRET_OUTPUTS = ["secretKeyHash", "connection", "credentialsHash"] as const;

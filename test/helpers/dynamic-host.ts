@@ -37,6 +37,26 @@ export interface DynamicHost {
   readonly readyMs: number;
 }
 
+/**
+ * What the engine receives when a provider's create or update fails with an error carrying `id` and
+ * `properties` (ErrorResourceInitFailed): it keeps the resource in state with these, marked as failed.
+ */
+export interface InitFailure {
+  readonly id: string;
+  readonly properties: Record<string, any>;
+  readonly reasons: string[];
+}
+
+/** A failed call as the engine sees it: the message, and the init-failure details when there are any. */
+export class HostCallError extends Error {
+  constructor(
+    message: string,
+    readonly initFailure: InitFailure | undefined,
+  ) {
+    super(message);
+  }
+}
+
 export const DIFF_NONE = 1;
 export const DIFF_SOME = 2;
 
@@ -51,6 +71,7 @@ export async function startDynamicHost(options: {
   const { Struct } = load("google-protobuf/google/protobuf/struct_pb.js");
   const rpc = require(join(pulumiDir, "proto/provider_grpc_pb.js"));
   const proto = require(join(pulumiDir, "proto/provider_pb.js"));
+  const status = require(join(pulumiDir, "proto/status_pb.js"));
 
   const started = performance.now();
   const child: ChildProcess = spawn(
@@ -81,9 +102,28 @@ export async function startDynamicHost(options: {
     printed += d.toString();
   });
   const client = new rpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  /** The ErrorResourceInitFailed detail the host packs into `grpc-status-details-bin`, if any. */
+  const initFailureOf = (err: { metadata?: { get(key: string): unknown[] } }): InitFailure | undefined => {
+    const [bin] = err.metadata?.get("grpc-status-details-bin") ?? [];
+    if (!(bin instanceof Uint8Array)) return undefined;
+    const detail = status.Status.deserializeBinary(bin)
+      .getDetailsList()
+      .find((any: any) => any.getTypeName() === "pulumirpc.ErrorResourceInitFailed");
+    if (!detail) return undefined;
+    const failed = proto.ErrorResourceInitFailed.deserializeBinary(detail.getValue_asU8());
+    return {
+      id: failed.getId(),
+      properties: failed.getProperties()?.toJavaScript() ?? {},
+      reasons: failed.getReasonsList(),
+    };
+  };
   const unary = <T>(method: string, request: unknown): Promise<T> =>
     new Promise((resolve, reject) =>
-      client[method](request, (err: Error | null, res: T) => (err ? reject(err) : resolve(res))),
+      client[method](request, (err: (Error & { details?: string }) | null, res: T) =>
+        err
+          ? reject(new HostCallError(err.details ?? err.message, initFailureOf(err as never)))
+          : resolve(res),
+      ),
     );
   const struct = (value: object) => Struct.fromJavaScript(value);
 

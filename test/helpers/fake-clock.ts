@@ -1,4 +1,4 @@
-import type { Clock } from "../../provider/client/clock";
+import type { Clock } from "../../provider/context/clock";
 
 /** A client clock whose sleeps return at once and move time forward, recording each wait. */
 export function steppingClock(start = 1_000_000): Clock & { slept: number[] } {

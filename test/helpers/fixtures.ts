@@ -2,10 +2,20 @@ import type { SeedInput } from "../../sandbox/index";
 
 export const HOOKS_TOKEN = "acme-hooks-token-0123456789";
 export const PLAIN_TOKEN = "acme-plain-token-0123456789";
+/** A second webhooks-enabled token of acme: the same organization, other credentials. */
+export const ROTATED_TOKEN = "acme-rotated-token-0123456789";
 export const OTHER_TOKEN = "globex-hooks-token-0123456789";
 export const HOST = "hooks.acme.test";
 export const OTHER_HOST = "hooks.globex.test";
 export const SECRET = "whsec-planted-secret-7f3a9c2e1b";
+
+/** A Webhook's inputs as a program would give them: an authentication webhook on HOST. */
+export const webhookArgs = (overrides: Record<string, unknown> = {}) => ({
+  endpoint: `https://${HOST}/service/events`,
+  secretKey: SECRET,
+  filters: [{ key: "activity.name", value: "authentication" }],
+  ...overrides,
+});
 
 export function testSeed(originUrl: string, settings: SeedInput["settings"] = {}): SeedInput {
   return {
@@ -16,6 +26,7 @@ export function testSeed(originUrl: string, settings: SeedInput["settings"] = {}
         tokens: [
           { token: HOOKS_TOKEN, webhooks: true },
           { token: PLAIN_TOKEN, webhooks: false },
+          { token: ROTATED_TOKEN, webhooks: true },
         ],
       },
       { name: "globex", users: ["globex-carol"], tokens: [{ token: OTHER_TOKEN, webhooks: true }] },

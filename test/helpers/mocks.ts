@@ -1,6 +1,7 @@
 import type * as PulumiModule from "@pulumi/pulumi";
 import type { MockResourceArgs } from "@pulumi/pulumi/runtime";
 import type * as ServiceModule from "../../provider/index";
+import { webhookArgs } from "./fixtures";
 
 /** The marker `setMocks` puts around a secret input. */
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -70,6 +71,14 @@ export function mockedPulumi(
   );
   const service = require("@service/pulumi") as typeof ServiceModule;
   return { pulumi, service, registered };
+}
+
+/** The provider text that `pulumi up` stores for a Webhook: serialized by the real closure serializer. */
+export async function webhookProviderText(): Promise<string> {
+  const { pulumi, service, registered } = mockedPulumi();
+  const hook = new service.Webhook("orders", webhookArgs());
+  await settled(pulumi, [hook.urn]);
+  return registered.find((r) => r.type.endsWith(":Webhook"))!.inputs.__provider as string;
 }
 
 /** Resolves once every given output has a value, i.e. once its resources have been registered. */

@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { UNKNOWN } from "../../provider/runtime/unknowns";
 import { DIFF_NONE, DIFF_SOME, type DynamicHost } from "./dynamic-host";
-import { HOOKS_TOKEN, HOST, SECRET } from "./fixtures";
+import { HOOKS_TOKEN, SECRET, webhookArgs } from "./fixtures";
 import type { World } from "./world";
 
 const URN = "urn:pulumi:dev::quickstart::pulumi-nodejs:dynamic/service:Webhook::orders";
@@ -17,10 +17,7 @@ export async function webhookLifecycleOverGrpc(
 ): Promise<void> {
   const news = (overrides: Record<string, unknown> = {}) => ({
     __provider: providerText,
-    endpoint: `https://${HOST}/service/events`,
-    secretKey: SECRET,
-    filters: [{ key: "activity.name", value: "authentication" }],
-    ...overrides,
+    ...webhookArgs(overrides),
   });
   await host.configure({ "service:token": HOOKS_TOKEN, "service:baseUrl": world.sandbox.url });
 

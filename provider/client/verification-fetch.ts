@@ -1,4 +1,8 @@
-import { hostOverrides } from "./credentials";
+/**
+ * One GET of a domain's verification URL, made the way the service makes it: no redirect followed, and a
+ * body that must be exactly the register token. The provider polls with it before calling finish, and the
+ * sandbox runs it inside finish, so the two cannot disagree on what "served" means.
+ */
 
 /** What the verification URL served, described without ever repeating the body. */
 export type Observation =
@@ -23,20 +27,34 @@ export function describeObservation(o: Observation): string {
   }
 }
 
-function probeTarget(url: string): string {
+/**
+ * Where a request for `url` really goes: the origin standing in for its hostname, if `hosts` has one (the
+ * sandbox and its local stand-ins), with the path and query kept; otherwise `url` itself.
+ */
+export function resolveHost(url: string, hosts: Readonly<Record<string, string>>): string {
   const target = new URL(url);
-  const origin = hostOverrides()[target.hostname];
-  return origin === undefined ? url : `${origin.replace(/\/+$/, "")}${target.pathname}`;
+  const origin = hosts[target.hostname];
+  if (origin === undefined) return url;
+  return `${origin.replace(/\/+$/, "")}${target.pathname}${target.search}`;
 }
 
-/** One GET of the verification URL, as the service will make it: no redirect followed. */
-export async function probe(url: string, expected: string, timeoutMs = 5_000): Promise<Observation> {
+export interface VerificationFetchOptions {
+  /** Hostname to origin, for hostnames that only exist locally. */
+  readonly hosts?: Readonly<Record<string, string>>;
+  readonly timeoutMs?: number;
+}
+
+export async function fetchVerificationFile(
+  url: string,
+  registerToken: string,
+  options: VerificationFetchOptions = {},
+): Promise<Observation> {
   let response: Response;
   try {
-    response = await fetch(probeTarget(url), {
+    response = await fetch(resolveHost(url, options.hosts ?? {}), {
       redirect: "manual",
       headers: { "cache-control": "no-cache" },
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
     });
   } catch (error) {
     return { kind: "unreachable", message: (error as Error).message };
@@ -50,5 +68,5 @@ export async function probe(url: string, expected: string, timeoutMs = 5_000): P
     return { kind: "status", status: response.status };
   }
   const body = await response.text();
-  return body === expected ? { kind: "ok" } : { kind: "mismatch", bytes: Buffer.byteLength(body) };
+  return body === registerToken ? { kind: "ok" } : { kind: "mismatch", bytes: Buffer.byteLength(body) };
 }

@@ -1,0 +1,73 @@
+import { type Clock, systemClock } from "./clock";
+import { SecretRegistry } from "./secrets";
+
+/**
+ * Per-process state lives here, and only here. The dynamic-provider host runs one process per deployment
+ * and calls many resources in it, so a few things are shared on purpose: the stack configuration read by
+ * `configure`, API clients and their rate limiters, listing caches, the secrets seen so far, and the
+ * webhooks already claimed by a resource. Tests start a "new process" by installing a new context, not
+ * by clearing caches one by one.
+ *
+ * Each module that keeps per-process state declares a key with `contextKey` next to the code that uses
+ * it; the context creates the value on first use.
+ */
+export interface ContextKey<T> {
+  /** What the state is, for debugging. */
+  readonly description: string;
+  create(context: ProcessContext): T;
+}
+
+export function contextKey<T>(description: string, create: (context: ProcessContext) => T): ContextKey<T> {
+  return { description, create };
+}
+
+export interface ProcessContextOptions {
+  /** The clock every retry, limiter, listing cache and verification poll reads. */
+  readonly clock?: Clock;
+}
+
+export class ProcessContext {
+  readonly clock: Clock;
+  readonly secrets = new SecretRegistry();
+  private readonly state = new Map<ContextKey<unknown>, unknown>();
+
+  constructor(options: ProcessContextOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /** The state declared by `key`, created the first time it is asked for. */
+  get<T>(key: ContextKey<T>): T {
+    if (!this.state.has(key)) this.state.set(key, key.create(this));
+    return this.state.get(key) as T;
+  }
+}
+
+/**
+ * Kept on globalThis under a registered symbol: a serialized provider and the program can load two copies
+ * of this package in one process, and both must see the same secrets and the same rate limiters.
+ */
+const CURRENT = Symbol.for("@service/pulumi:process-context");
+type Holder = { [CURRENT]?: ProcessContext };
+
+/** The context of this process. */
+export function processContext(): ProcessContext {
+  const holder = globalThis as Holder;
+  holder[CURRENT] ??= new ProcessContext();
+  return holder[CURRENT];
+}
+
+/** Installs `context` as this process's context (tests use it to start afresh) and returns it. */
+export function setProcessContext(context: ProcessContext): ProcessContext {
+  (globalThis as Holder)[CURRENT] = context;
+  return context;
+}
+
+/** Remembers a secret in this process's registry, so that no message can repeat it. */
+export function rememberSecret(value: unknown): void {
+  processContext().secrets.remember(value);
+}
+
+/** `text` with every secret this process has seen hidden. */
+export function redact(text: string): string {
+  return processContext().secrets.redact(text);
+}

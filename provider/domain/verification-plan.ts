@@ -1,0 +1,37 @@
+import { rememberSecret } from "../context/process";
+import { type CheckFailure, checkInputs } from "../runtime/check";
+import { commonMembersChanged } from "../runtime/common-members";
+import { containsUnknown } from "../runtime/unknowns";
+import { VERIFY_MEMBERS, VerificationInputs, VerificationOutputs } from "./schema";
+
+/**
+ * What `pulumi preview` runs for a DomainVerification: check and diff. Neither calls the API, and this
+ * module loads nothing the API needs.
+ */
+type Props = Record<string, unknown>;
+
+export async function check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
+  rememberSecret(news.registerToken);
+  rememberSecret((news.connection as { token?: unknown } | undefined)?.token);
+  const result = checkInputs(VerificationInputs, news);
+  if (news.adopt !== true) {
+    for (const key of VERIFY_MEMBERS) {
+      if (news[key] === undefined)
+        result.failures.push({ property: key, reason: "is required unless adopt is true" });
+    }
+  }
+  return result;
+}
+
+const REPLACING = ["domainName", "adopt", "verifier"] as const;
+
+/** Another hostname, verifier or adopt mode is another verification; `timeout` and credentials change in place. */
+export async function diff(_id: string, olds: Props, news: Props) {
+  const old = VerificationOutputs.parse(olds);
+  const replaces = REPLACING.filter(
+    (key) => containsUnknown(news[key]) || (news[key] ?? old[key]) !== old[key],
+  );
+  const changes =
+    replaces.length > 0 || commonMembersChanged(old, news) || (news.timeout ?? old.timeout) !== old.timeout;
+  return { changes, replaces: [...replaces], deleteBeforeReplace: false };
+}

@@ -1,0 +1,230 @@
+import { processContext } from "../context/process";
+import { type ErrorCode, type RequestInfo, ServiceError } from "./base";
+
+/** What an error answer carried, besides its status. */
+export interface ApiErrorFields extends RequestInfo {
+  readonly status: number;
+  readonly requestId?: string | undefined;
+  readonly body?: unknown;
+  /** The service's own explanation, when its body carried one. */
+  readonly serviceMessage?: string | undefined;
+}
+
+/** The service answered with an error status. */
+export class ApiError extends ServiceError {
+  static override readonly kind: string = "ApiError";
+  readonly status: number;
+  readonly method: string;
+  readonly route: string;
+  readonly requestId: string | undefined;
+  /** The response body, redacted. */
+  readonly body: unknown;
+  readonly serviceMessage: string | undefined;
+
+  constructor(code: ErrorCode, fields: ApiErrorFields, hint: string) {
+    const said = fields.serviceMessage ? `: ${fields.serviceMessage}` : "";
+    const id = fields.requestId ? ` (request id ${fields.requestId})` : "";
+    super(code, `${fields.method} ${fields.route} answered ${fields.status}${said}. ${hint}${id}`);
+    const { secrets } = processContext();
+    this.status = fields.status;
+    this.method = fields.method;
+    this.route = fields.route;
+    this.requestId = fields.requestId;
+    this.body = secrets.redactValue(fields.body);
+    this.serviceMessage =
+      fields.serviceMessage === undefined ? undefined : secrets.redact(fields.serviceMessage);
+  }
+}
+
+/** One field the service (or the client, before sending) found at fault. */
+export interface FieldProblem {
+  readonly field: string;
+  readonly message: string;
+}
+
+/** 400 (and v1.4 create's 403): the request broke a rule; `fields` says which. */
+export class InvalidRequestError extends ApiError {
+  static override readonly kind: string = "InvalidRequestError";
+  readonly fields: readonly FieldProblem[];
+  constructor(fields: ApiErrorFields & { problems: readonly FieldProblem[] }) {
+    const listed = fields.problems.map((p) => `${p.field} ${p.message}`).join("; ");
+    super(
+      "invalid_request",
+      fields,
+      listed
+        ? `Invalid fields: ${listed}. Correct them and send the request again.`
+        : "The service refused the request as invalid; correct it and send it again.",
+    );
+    const { secrets } = processContext();
+    this.fields = fields.problems.map((p) => ({ field: p.field, message: secrets.redact(p.message) }));
+  }
+}
+
+/** 401: the token is missing or refused. */
+export class AuthenticationError extends ApiError {
+  static override readonly kind: string = "AuthenticationError";
+  constructor(fields: ApiErrorFields) {
+    super(
+      "authentication",
+      fields,
+      "The API token is missing or was refused: set it with `pulumi config set --secret service:token <token>`, the resource's connection.token, or SERVICE_API_TOKEN.",
+    );
+  }
+}
+
+/** 403: the object does not exist or belongs to another organization (the service does not say which). */
+export class NotFoundError extends ApiError {
+  static override readonly kind: string = "NotFoundError";
+  constructor(fields: ApiErrorFields) {
+    super(
+      "not_found",
+      fields,
+      "The object does not exist or belongs to another organization (the service does not say which): check the id and that the token belongs to the organization that owns it.",
+    );
+  }
+}
+
+/** 409: the quota of active webhooks, or a domain that active webhooks still target. */
+export class ConflictError extends ApiError {
+  static override readonly kind: string = "ConflictError";
+  constructor(fields: ApiErrorFields) {
+    super(
+      "conflict",
+      fields,
+      "The change conflicts with the organization's current state (10 active webhooks already, or a domain that active webhooks still target): list them and remove what is in the way.",
+    );
+  }
+}
+
+/** 429 past the retry budget, or a Retry-After longer than what is left of it. */
+export class RateLimitError extends ApiError {
+  static override readonly kind: string = "RateLimitError";
+  /** What the service's Retry-After asked for, in seconds. */
+  readonly retryAfterSeconds: number | undefined;
+  /** When the service said a new attempt may succeed, if it said. */
+  readonly retryAt: Date | undefined;
+  constructor(
+    fields: ApiErrorFields & {
+      retryAfterSeconds: number | undefined;
+      retryAt?: Date | undefined;
+      budgetSeconds?: number | undefined;
+    },
+  ) {
+    const budget = fields.budgetSeconds === undefined ? "" : ` of ${fields.budgetSeconds} s`;
+    const when = fields.retryAt
+      ? `try again after ${fields.retryAt.toISOString()} (the service asked to wait ${fields.retryAfterSeconds} s)`
+      : "try again in a minute";
+    super(
+      "rate_limited",
+      fields,
+      `Rate limited, and waiting longer would exceed this request's retry budget${budget} (service:retryBudgetSeconds or SERVICE_RETRY_BUDGET_SECONDS): ${when}.`,
+    );
+    this.retryAfterSeconds = fields.retryAfterSeconds;
+    this.retryAt = fields.retryAt;
+  }
+}
+
+/** 503 on a request that is safe to repeat, once retries are spent. */
+export class UnavailableError extends ApiError {
+  static override readonly kind: string = "UnavailableError";
+  constructor(fields: ApiErrorFields) {
+    super(
+      "unavailable",
+      fields,
+      "The service is temporarily unavailable and retries are spent; try again later.",
+    );
+  }
+}
+
+/** Another 5xx on a request that is safe to repeat, once retries are spent. */
+export class ServerError extends ApiError {
+  static override readonly kind: string = "ServerError";
+  constructor(fields: ApiErrorFields) {
+    super("server_error", fields, "The service failed and retries are spent; try again later.");
+  }
+}
+
+/** A status the client has no meaning for. */
+export class UnexpectedStatusError extends ApiError {
+  static override readonly kind: string = "UnexpectedStatusError";
+  constructor(fields: ApiErrorFields) {
+    super(
+      "unexpected_status",
+      fields,
+      "The client does not know what this status means here; check that the base URL points at the Service API.",
+    );
+  }
+}
+
+/** Reads whatever an error body carries, without assuming a shape (the spec does not give one). */
+export function describeBody(body: unknown): { message: string | undefined; problems: FieldProblem[] } {
+  if (typeof body === "string") return { message: body.trim().slice(0, 500) || undefined, problems: [] };
+  if (typeof body !== "object" || body === null) return { message: undefined, problems: [] };
+  const record = body as Record<string, unknown>;
+  const inner = (typeof record.error === "object" && record.error !== null ? record.error : record) as Record<
+    string,
+    unknown
+  >;
+  const text = [
+    inner.message,
+    inner.detail,
+    record.message,
+    record.detail,
+    typeof record.error === "string" ? record.error : undefined,
+  ].find((v): v is string => typeof v === "string");
+  return {
+    message: text,
+    problems: fieldProblems(inner.fields ?? inner.errors ?? record.fields ?? record.errors),
+  };
+}
+
+const firstString = (...values: unknown[]) => values.find((v): v is string => typeof v === "string");
+
+function fieldProblems(raw: unknown): FieldProblem[] {
+  if (Array.isArray(raw)) {
+    return raw.flatMap((f) => {
+      if (typeof f !== "object" || f === null) return [];
+      const r = f as Record<string, unknown>;
+      const field = firstString(r.field, r.path, r.param, r.name);
+      const message = firstString(r.message, r.reason, r.detail);
+      return field || message ? [{ field: field ?? "(request)", message: message ?? "is invalid" }] : [];
+    });
+  }
+  if (typeof raw === "object" && raw !== null) {
+    return Object.entries(raw).map(([field, message]) => ({
+      field,
+      message: Array.isArray(message) ? message.join(", ") : String(message),
+    }));
+  }
+  return [];
+}
+
+/** Maps a non-2xx answer to the error class that says what it means. */
+export function errorFromResponse(
+  fields: Omit<ApiErrorFields, "serviceMessage"> & {
+    readonly retryAfterSeconds?: number | undefined;
+    readonly retryAt?: Date | undefined;
+    readonly budgetSeconds?: number | undefined;
+    /** v1.4 answers 403 for a create parameter that is invalid for the token. */
+    readonly invalidStatus?: number | undefined;
+  },
+): ApiError {
+  const { message, problems } = describeBody(fields.body);
+  const all = { ...fields, serviceMessage: message };
+  if (fields.status === 400 || fields.status === fields.invalidStatus)
+    return new InvalidRequestError({ ...all, problems });
+  switch (fields.status) {
+    case 401:
+      return new AuthenticationError(all);
+    case 403:
+      return new NotFoundError(all);
+    case 409:
+      return new ConflictError(all);
+    case 429:
+      return new RateLimitError({ ...all, retryAfterSeconds: fields.retryAfterSeconds });
+    case 503:
+      return new UnavailableError(all);
+    default:
+      return fields.status >= 500 ? new ServerError(all) : new UnexpectedStatusError(all);
+  }
+}

@@ -1,0 +1,89 @@
+import { redact } from "../context/process";
+
+/**
+ * The root of every error this package throws. `instanceof` is answered by a brand in the global symbol
+ * registry rather than by prototype identity: a serialized dynamic provider and the program can load two
+ * copies of this module, and an error from one must still be recognised by the other.
+ */
+const KINDS = Symbol.for("@service/pulumi:error-kinds");
+
+/** Stable codes: match on these, not on message text. */
+export type ErrorCode =
+  // Settings and requests that never reached the service.
+  | "configuration"
+  // The service answered with an error status.
+  | "invalid_request"
+  | "authentication"
+  | "not_found"
+  | "conflict"
+  | "rate_limited"
+  | "unavailable"
+  | "server_error"
+  | "unexpected_status"
+  | "invalid_response"
+  // No usable answer.
+  | "connection"
+  | "timeout"
+  | "ambiguous"
+  // What a resource's lifecycle found.
+  | LifecycleCode;
+
+/** Codes of the failures a Webhook or Domain reports; each has a message that says what to do. */
+export type LifecycleCode =
+  | "quota_reached"
+  | "input_refused"
+  | "endpoint_domain_not_registered"
+  | "adopt_not_found"
+  | "adopt_mismatch"
+  | "outcome_unknown"
+  | "reconcile_conflict"
+  | "identical_create_pending"
+  | "credentials_changed"
+  | "foreign_credentials"
+  | "credentials_unverified"
+  | "link_expired"
+  | "file_not_served"
+  | "verification_refused"
+  | "finish_blocked"
+  | "domain_in_use"
+  | "domain_not_registered";
+
+export class ServiceError extends Error {
+  static readonly kind: string = "ServiceError";
+  readonly code: ErrorCode;
+  declare readonly [KINDS]: readonly string[];
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(redact(message), options);
+    this.code = code;
+    this.name = new.target.name;
+    const kinds: string[] = [];
+    for (let c: unknown = new.target; typeof c === "function" && "kind" in c; c = Object.getPrototypeOf(c)) {
+      kinds.push((c as { kind: string }).kind);
+    }
+    Object.defineProperty(this, KINDS, { value: kinds, enumerable: false });
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (typeof value !== "object" || value === null) return false;
+    const kinds = (value as { [KINDS]?: unknown })[KINDS];
+    // `this` is the class on the right of instanceof, a subclass as often as not.
+    const kind = (this as unknown as { kind: string }).kind;
+    return Array.isArray(kinds) && kinds.includes(kind);
+  }
+}
+
+/** No usable credentials or settings were found, or a value would address the wrong object. */
+export class ConfigurationError extends ServiceError {
+  static override readonly kind: string = "ConfigurationError";
+  constructor(message: string) {
+    super("configuration", message);
+  }
+}
+
+/** The method and route template of a request, as errors name it. */
+export interface RequestInfo {
+  readonly method: string;
+  /** The route template, such as `/v2/webhooks/{webhook_uuid}/deactivate`. */
+  readonly route: string;
+}

@@ -1,0 +1,4 @@
+export * from "./api";
+export * from "./base";
+export * from "./lifecycle";
+export * from "./transport";

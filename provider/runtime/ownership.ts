@@ -1,0 +1,70 @@
+import type { ServiceClient } from "../client/client";
+import { LifecycleError } from "../errors/lifecycle";
+import { activeWebhooks, registeredDomains } from "./listings";
+import { hashSecret, secretMatches } from "./secret-hash";
+
+/**
+ * Which organization an object belongs to, and whether the credentials in use now are those it was made
+ * with. The service answers "does not exist" and "belongs to someone else" alike (403), so a refresh or a
+ * delete that runs with another organization's token would otherwise report a live webhook as gone and
+ * leave it active, receiving deliveries and holding quota, with nothing managing it.
+ */
+
+/** What state records about the owner of an object. */
+export interface Ownership {
+  /** The organization that owns the object, as the service named it. */
+  readonly organization?: string | undefined;
+  /** A salted hash of the base URL and token it was created or last verified with (a secret output). */
+  readonly credentialsHash?: string | undefined;
+}
+
+const identity = (client: ServiceClient) => `${client.options.baseUrl}\n${client.options.token}`;
+
+/** The salted hash state keeps of the client's credentials. */
+export function credentialsHash(client: ServiceClient): string {
+  return hashSecret(identity(client));
+}
+
+/** True or false when state recorded credentials to compare with; undefined for state that predates it. */
+export function sameCredentials(client: ServiceClient, stored: string | undefined): boolean | undefined {
+  return stored === undefined ? undefined : secretMatches(identity(client), stored);
+}
+
+/** The hash to keep for credentials that were just seen to work: the stored one if they are the same. */
+export function recordedCredentials(client: ServiceClient, stored: string | undefined): string {
+  return sameCredentials(client, stored) === true ? stored! : credentialsHash(client);
+}
+
+/** The organization the client's credentials belong to, as its listings show; undefined when they list nothing. */
+export async function organizationOf(client: ServiceClient): Promise<string | undefined> {
+  const hook = (await activeWebhooks(client))[0];
+  if (hook) return hook.owner.organization;
+  return (await registeredDomains(client))[0]?.owner.organization;
+}
+
+/**
+ * Resolves when an object that the listing no longer shows is really gone: the credentials are those it
+ * was made with, or belong to its organization. Otherwise it throws, naming both organizations and the
+ * way out, so that a refresh or a destroy never forgets an object that other credentials merely cannot see.
+ */
+export async function confirmGone(
+  client: ServiceClient,
+  owner: Ownership,
+  subject: string,
+  command: "pulumi refresh" | "pulumi destroy" | "pulumi up",
+): Promise<void> {
+  if (sameCredentials(client, owner.credentialsHash) === true || owner.organization === undefined) return;
+  const current = await organizationOf(client);
+  if (current === owner.organization) return;
+  const useOwner = `Give this resource a token of ${owner.organization} (its connection input, or service:token) and run \`${command}\` again`;
+  if (current !== undefined) {
+    throw new LifecycleError(
+      "foreign_credentials",
+      `Cannot tell that ${subject} is gone: it belongs to organization ${owner.organization}, but the credentials in use now belong to ${current}, which cannot see it. It may still be active in ${owner.organization}. ${useOwner}.`,
+    );
+  }
+  throw new LifecycleError(
+    "credentials_unverified",
+    `Cannot tell that ${subject} is gone: the credentials in use now are not those it was created with, and they list no webhook or domain, so they may belong to another organization than ${owner.organization}. ${useOwner}. If you know it is gone, remove it from the stack with \`pulumi state delete <urn>\`.`,
+  );
+}

@@ -1,0 +1,98 @@
+import { sameFilters } from "../api/rules";
+import { isApiVersion } from "../api/versions";
+import { rememberSecret } from "../context/process";
+import { type CheckFailure, checkInputs } from "../runtime/check";
+import { commonMembersChanged } from "../runtime/common-members";
+import { secretMatches } from "../runtime/secret-hash";
+import { containsUnknown, UNKNOWN } from "../runtime/unknowns";
+import { claim, notePending } from "./claims";
+import {
+  identityOf,
+  isPending,
+  VERSIONED_MEMBERS,
+  type WebhookInputs,
+  WebhookState,
+  webhookInputsSchema,
+} from "./schema";
+
+/**
+ * What `pulumi preview` runs for a Webhook: check and diff. Neither calls the API, and this module loads
+ * nothing the API needs, so the dynamic-provider host answers its first Check quickly.
+ */
+type Props = Record<string, unknown>;
+
+export async function check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
+  rememberSecret(news.secretKey);
+  rememberSecret((news.connection as { token?: unknown } | undefined)?.token);
+  const version = news.apiVersion === undefined ? "2.0" : news.apiVersion;
+  if (version === UNKNOWN) {
+    const rest = Object.fromEntries(
+      Object.entries(news).filter(([k]) => !(VERSIONED_MEMBERS as readonly string[]).includes(k)),
+    );
+    const result = checkInputs(
+      webhookInputsSchema("2.0").omit({ endpoint: true, secretKey: true, filters: true }),
+      rest,
+    );
+    return { inputs: { ...news, ...result.inputs }, failures: result.failures };
+  }
+  return checkInputs(webhookInputsSchema(isApiVersion(version) ? version : "2.0"), news);
+}
+
+const REPLACING = ["endpoint", "channel", "apiVersion", "filters", "secretKey"] as const;
+
+/**
+ * Field by field, without calling the API. Anything that defines the webhook replaces it. A change of
+ * credentials is an update in place, which checks that the new credentials still see the webhook. A
+ * pending webhook always shows a change, so that `pulumi up` runs the update that reconciles it.
+ */
+export async function diff(id: string, olds: Props, news: Props) {
+  const old = WebhookState.parse(olds);
+  const replaces: string[] = [];
+  for (const key of REPLACING) {
+    const value = news[key];
+    if (containsUnknown(value)) {
+      replaces.push(key);
+      continue;
+    }
+    const changed =
+      key === "filters"
+        ? !sameFilters(old.filters, value as WebhookInputs["filters"])
+        : key === "secretKey"
+          ? !secretMatches(String(value), old.secretKeyHash)
+          : key === "channel"
+            ? old.channel !== (value ?? "default")
+            : key === "apiVersion"
+              ? old.apiVersion !== (value ?? "2.0")
+              : old[key] !== value;
+    if (changed) replaces.push(key);
+  }
+  const adopt = news.adoptWebhookUuid;
+  if (adopt !== undefined && adopt !== (old.webhookUuid ?? id)) replaces.push("adoptWebhookUuid");
+  const pending = isPending(old);
+  if (pending) notePending(identityOf(old));
+  else claim(old.webhookUuid ?? id);
+  return {
+    changes:
+      pending ||
+      replaces.length > 0 ||
+      commonMembersChanged(old, news) ||
+      (await credentialsMoved(old, news)),
+    replaces,
+    deleteBeforeReplace: false,
+  };
+}
+
+/** Whether the credentials that would be used now differ from those recorded (stack config included). */
+async function credentialsMoved(old: WebhookState, news: Props): Promise<boolean> {
+  if (old.credentialsHash === undefined || containsUnknown(news.connection)) return false;
+  // Loaded here, not at the top: the client is not needed for check, the first call a preview makes.
+  const { clientFor } = await import("../runtime/clients.js");
+  const { sameCredentials } = await import("../runtime/ownership.js");
+  try {
+    const client = clientFor({ connection: news.connection as WebhookState["connection"] });
+    return sameCredentials(client, old.credentialsHash) === false;
+  } catch {
+    // No usable credentials at all: the update or create that follows says so.
+    return false;
+  }
+}
