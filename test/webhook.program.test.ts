@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { HOOKS_TOKEN, HOST, SECRET } from "./helpers/fixtures";
 import { isSecret, mockedPulumi, reveal, settled } from "./helpers/mocks";
 import { useRegisteredWorld } from "./helpers/world";
@@ -7,10 +7,21 @@ const PLANTED_TOKEN = "planted-stack-token-9d1e7c";
 const PLANTED_CONNECTION = "planted-connection-token-4b2a";
 const PLANTED_ENV = "planted-env-token-61f0aa";
 
-process.env.SERVICE_API_TOKEN = PLANTED_ENV;
-const { pulumi, service, registered } = mockedPulumi({ config: { "service:token": PLANTED_TOKEN } });
-
 const worldRef = useRegisteredWorld();
+
+let pulumi: ReturnType<typeof mockedPulumi>["pulumi"];
+let service: ReturnType<typeof mockedPulumi>["service"];
+let registered: ReturnType<typeof mockedPulumi>["registered"];
+
+/** Each test runs the program afresh, with credentials planted where the provider text must not capture them. */
+beforeEach(async () => {
+  vi.stubEnv("SERVICE_API_TOKEN", PLANTED_ENV);
+  ({ pulumi, service, registered } = mockedPulumi({ config: { "service:token": PLANTED_TOKEN } }));
+  await settled(
+    pulumi,
+    program().map((h) => h.urn),
+  );
+});
 
 function program() {
   const endpoint = `https://${HOST}/service/events`;
@@ -41,11 +52,6 @@ function program() {
 
 describe("a program with three webhooks, under setMocks", () => {
   it("registers each with its inputs and the secret flags of secretKey and connection", async () => {
-    const hooks = program();
-    await settled(
-      pulumi,
-      hooks.map((h) => h.urn),
-    );
     const webhooks = registered.filter((r) => r.type === "pulumi-nodejs:dynamic/service:Webhook");
     expect(webhooks.map((r) => r.name)).toEqual(["auth", "prints", "legacy"]);
     for (const r of webhooks) {
