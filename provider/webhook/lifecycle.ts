@@ -1,90 +1,29 @@
-import { randomUUID } from "node:crypto";
-import { MAX_ACTIVE_WEBHOOKS } from "../api/limits";
-import { canonicalFilters, sameFilters, toWireFilters } from "../api/rules";
-import type { Webhook } from "../api/schemas";
-import { isApiVersion } from "../api/versions";
-import type { ServiceClient } from "../client/client";
-import { contextKey, processContext } from "../context/process";
-import { ConflictError, InvalidRequestError, NotFoundError } from "../errors/api";
-import { LifecycleError, PendingCreateError } from "../errors/lifecycle";
+import { sameFilters } from "../api/rules";
+import { InvalidRequestError, NotFoundError } from "../errors/api";
 import { AmbiguousRequestError } from "../errors/transport";
-import { clientFor, credentialKey } from "../runtime/clients";
+import { clientFor } from "../runtime/clients";
 import { withCommonMembers } from "../runtime/common-members";
-import { KeyedLock } from "../runtime/keyed-lock";
-import { activeWebhooks, forgetWebhooks, registeredDomains } from "../runtime/listings";
-import { confirmGone, credentialsHash, recordedCredentials, sameCredentials } from "../runtime/ownership";
-import { hashSecret } from "../runtime/secret-hash";
-import { claim, claimedUuids, clearPending, hasPending, isClaimed, notePending } from "./claims";
+import { activeWebhooks, forgetWebhooks } from "../runtime/listings";
+import { confirmGone, recordedCredentials, sameCredentials } from "../runtime/ownership";
+import { claim, clearPending, hasPending, isClaimed, notePending } from "./claims";
+import { createOnce, exclusively, owned, removePending, settle } from "./create";
 import {
   adoptClaimedError,
   adoptMismatchError,
   adoptNotFoundError,
   credentialsChangedError,
   describeExisting,
-  domainNotRegisteredError,
   identicalPendingError,
-  inputRefusedError,
-  pendingMessage,
-  quotaError,
-  reconcileConflictMessage,
 } from "./messages";
-import { awaitCandidates, candidates, reconcileWindowMs } from "./reconcile";
-import {
-  identityOf,
-  isPending,
-  type WebhookIdentity,
-  type WebhookInputs,
-  type WebhookOutputs,
-  WebhookState,
-  webhookInputsSchema,
-} from "./schema";
+import { candidates } from "./reconcile";
+import { identityOf, isPending, type WebhookInputs, type WebhookOutputs, WebhookState } from "./schema";
+import { inputsOf, ownership, parseInputs, refreshed } from "./state";
 
 /**
- * What `pulumi up`, `refresh` and `destroy` run for a Webhook. A create is never re-sent: when its answer
- * is lost, the active listing shows whether it landed, and if it still cannot tell, the resource is kept
- * in state as pending so that the next run settles it instead of creating a second webhook.
+ * What `pulumi up`, `refresh` and `destroy` run for a Webhook: create (or adopt), update, read and remove.
+ * Creating and settling pending creates live in create.ts.
  */
 type Props = Record<string, unknown>;
-
-const CREATE_LOCK = contextKey("webhook create lock", () => new KeyedLock());
-
-function parseInputs(props: Props): WebhookInputs {
-  return webhookInputsSchema(isApiVersion(props.apiVersion) ? props.apiVersion : "2.0").parse(props);
-}
-
-function outputsFor(hook: Webhook, inputs: WebhookInputs, client: ServiceClient): WebhookOutputs {
-  return withCommonMembers<WebhookOutputs>(
-    {
-      webhookUuid: hook.webhookUuid,
-      endpoint: hook.endpoint,
-      channel: hook.channel,
-      filters: toWireFilters(canonicalFilters(hook.filters)),
-      owner: hook.owner,
-      createTime: hook.createTime?.display,
-      apiVersion: inputs.apiVersion,
-      secretKeyHash: hashSecret(inputs.secretKey),
-      credentialsHash: credentialsHash(client),
-      ...(inputs.adoptWebhookUuid ? { adoptWebhookUuid: inputs.adoptWebhookUuid } : {}),
-    },
-    inputs,
-  );
-}
-
-/** Serializes creates and reconciliations of indistinguishable webhooks of one organization. */
-function exclusively<T>(
-  client: ServiceClient,
-  identity: WebhookIdentity,
-  task: () => Promise<T>,
-): Promise<T> {
-  const key = `${credentialKey(client)}\u0000${JSON.stringify(identity)}`;
-  return processContext().get(CREATE_LOCK).run(key, task);
-}
-
-function owned(hook: Webhook, inputs: WebhookInputs, client: ServiceClient) {
-  claim(hook.webhookUuid);
-  clearPending(identityOf(inputs));
-  return { id: hook.webhookUuid, outs: outputsFor(hook, inputs, client) };
-}
 
 async function adopt(inputs: WebhookInputs & { adoptWebhookUuid: string }) {
   const client = clientFor(inputs);
@@ -101,103 +40,6 @@ async function adopt(inputs: WebhookInputs & { adoptWebhookUuid: string }) {
   return owned(hook, inputs, client);
 }
 
-interface Attempt {
-  /** The placeholder id of a resource that is already pending. */
-  readonly pendingId?: string | undefined;
-  /** When the earliest create with an unknown outcome was sent (service clock, ISO). */
-  readonly pendingSince?: string | undefined;
-  readonly claimedElsewhere?: readonly string[] | undefined;
-}
-
-/**
- * Sends the create once. An ambiguous answer is settled by re-listing; if the listing cannot settle it,
- * the resource goes pending (PendingCreateError), keeping the earliest attempt time, so that a webhook
- * from either attempt is recognised later.
- */
-async function createOnce(client: ServiceClient, inputs: WebhookInputs, provider: unknown, prior: Attempt) {
-  const identity = identityOf(inputs);
-  const sentAtLocal = processContext().clock.now();
-  try {
-    const hook = await client.createWebhook({
-      endpoint: { type: "url", value: inputs.endpoint },
-      secret_key: inputs.secretKey,
-      channel: inputs.channel,
-      filters: inputs.filters,
-    });
-    return owned(hook, inputs, client);
-  } catch (error) {
-    if (error instanceof ConflictError) {
-      throw quotaError(identity, await activeWebhooks(client, { fresh: true }), MAX_ACTIVE_WEBHOOKS);
-    }
-    if (error instanceof InvalidRequestError) throw await refusal(client, identity, error);
-    if (!(error instanceof AmbiguousRequestError)) throw error;
-    const exclude = [...(prior.claimedElsewhere ?? [])];
-    const windowMs = reconcileWindowMs(error.status !== undefined);
-    const { found, since } = await awaitCandidates(
-      {
-        client,
-        identity,
-        sentAtLocal,
-        since: prior.pendingSince === undefined ? undefined : Date.parse(prior.pendingSince),
-        exclude,
-      },
-      windowMs,
-    );
-    if (found?.length === 1) return owned(found[0]!, inputs, client);
-    notePending(identity);
-    const pendingSince = prior.pendingSince ?? new Date(since).toISOString();
-    const conflict = found !== undefined && found.length > 1;
-    throw new PendingCreateError(
-      conflict
-        ? reconcileConflictMessage(identity, pendingSince, found)
-        : pendingMessage(identity, error.message, windowMs / 1000),
-      prior.pendingId ?? `pending-${randomUUID()}`,
-      pendingState(inputs, client, provider, pendingSince, [...exclude, ...claimedUuids()]),
-      { cause: error, code: conflict ? "reconcile_conflict" : "outcome_unknown" },
-    );
-  } finally {
-    forgetWebhooks(client);
-  }
-}
-
-/** The state of a pending webhook: its configuration, when the create was sent, and `__provider`. */
-function pendingState(
-  inputs: WebhookInputs,
-  client: ServiceClient,
-  provider: unknown,
-  pendingSince: string,
-  claimedElsewhere: readonly string[],
-): Props {
-  return {
-    ...withCommonMembers(
-      {
-        endpoint: inputs.endpoint,
-        channel: inputs.channel,
-        filters: inputs.filters,
-        apiVersion: inputs.apiVersion,
-        secretKeyHash: hashSecret(inputs.secretKey),
-        credentialsHash: credentialsHash(client),
-        pendingSince,
-        claimedElsewhere: [...new Set(claimedElsewhere)],
-        ...(inputs.adoptWebhookUuid ? { adoptWebhookUuid: inputs.adoptWebhookUuid } : {}),
-      },
-      inputs,
-    ),
-    // The engine keeps these properties as the resource's state; later calls need the provider in it.
-    __provider: provider,
-  };
-}
-
-/** A 400 (403 on v1.4) to a create: most often an endpoint host that is not a registered domain. */
-async function refusal(client: ServiceClient, identity: WebhookIdentity, error: InvalidRequestError) {
-  const host = new URL(identity.endpoint).hostname;
-  const domains = await registeredDomains(client, { fresh: true }).catch(() => undefined);
-  if (domains && !domains.some((d) => d.domainName === host)) {
-    return domainNotRegisteredError(identity, host, domains);
-  }
-  return inputRefusedError(identity, error.message, error);
-}
-
 /**
  * Creates the webhook, or adopts the one named by adoptWebhookUuid. Creates of webhooks the service could
  * not tell apart run one at a time, and none starts while such a create is pending.
@@ -212,28 +54,6 @@ export async function create(props: Props): Promise<{ id: string; outs: WebhookO
   return exclusively(client, identity, async () => {
     if (hasPending(identity)) throw identicalPendingError(identity);
     return createOnce(client, inputs, props.__provider, {});
-  });
-}
-
-/** Settles a pending webhook: adopts the one that appeared, or creates it if none did. */
-async function settle(id: string, old: WebhookState, news: Props): Promise<{ outs: WebhookOutputs }> {
-  const inputs = parseInputs(news);
-  const client = clientFor(inputs);
-  const identity = identityOf(old);
-  return exclusively(client, identity, async () => {
-    const exclude = old.claimedElsewhere ?? [];
-    const found = await candidates({ client, identity, since: Date.parse(old.pendingSince!), exclude });
-    if (found.length === 1) return { outs: owned(found[0]!, inputs, client).outs };
-    const attempt = { pendingId: id, pendingSince: old.pendingSince, claimedElsewhere: exclude };
-    if (found.length > 1) {
-      throw new PendingCreateError(
-        reconcileConflictMessage(identity, old.pendingSince!, found),
-        id,
-        pendingState(inputs, client, news.__provider, old.pendingSince!, [...exclude, ...claimedUuids()]),
-        { code: "reconcile_conflict" },
-      );
-    }
-    return { outs: (await createOnce(client, inputs, news.__provider, attempt)).outs };
   });
 }
 
@@ -268,21 +88,6 @@ const pickCommon = (news: Props) => ({
   connection: news.connection as WebhookInputs["connection"],
   acceptLanguage: news.acceptLanguage as WebhookInputs["acceptLanguage"],
 });
-
-/** The inputs a refreshed state implies (everything but what the service assigns and the hashes). */
-function inputsOf(state: WebhookState): Props {
-  const {
-    webhookUuid: _id,
-    owner: _owner,
-    createTime: _time,
-    secretKeyHash: _hash,
-    credentialsHash: _credentials,
-    pendingSince: _since,
-    claimedElsewhere: _claimed,
-    ...inputs
-  } = state;
-  return inputs;
-}
 
 /**
  * Refresh. The webhook is there while it is in the active listing (one listing serves every webhook of
@@ -320,26 +125,6 @@ export async function read(id: string, props: Props) {
   return { id: uuid, props: outs, inputs: inputsOf(outs) };
 }
 
-function refreshed(old: WebhookState, hook: Webhook, client: ServiceClient): WebhookOutputs {
-  const { pendingSince: _since, claimedElsewhere: _claimed, ...rest } = old;
-  return {
-    ...rest,
-    webhookUuid: hook.webhookUuid,
-    endpoint: hook.endpoint,
-    channel: hook.channel,
-    filters: toWireFilters(canonicalFilters(hook.filters)),
-    owner: hook.owner,
-    createTime: hook.createTime?.display ?? old.createTime,
-    // These credentials see the webhook.
-    credentialsHash: recordedCredentials(client, old.credentialsHash),
-  };
-}
-
-const ownership = (state: WebhookState) => ({
-  organization: state.owner?.organization,
-  credentialsHash: state.credentialsHash,
-});
-
 /**
  * Deactivates. A pending webhook deactivates the one its create left behind, if any. A webhook the
  * service does not show counts as deleted only when the credentials in use could see it.
@@ -367,20 +152,4 @@ export async function remove(id: string, props: Props): Promise<void> {
   } finally {
     forgetWebhooks(client);
   }
-}
-
-async function removePending(old: WebhookState, client: ServiceClient): Promise<void> {
-  const identity = identityOf(old);
-  await exclusively(client, identity, async () => {
-    const since = Date.parse(old.pendingSince!);
-    const found = await candidates({ client, identity, since, exclude: old.claimedElsewhere ?? [] });
-    if (found.length > 1) {
-      throw new LifecycleError(
-        "reconcile_conflict",
-        reconcileConflictMessage(identity, old.pendingSince!, found),
-      );
-    }
-    if (found[0]) await client.deactivateWebhook(found[0].webhookUuid);
-    clearPending(identity);
-  });
 }

@@ -1,0 +1,165 @@
+import { randomUUID } from "node:crypto";
+import { MAX_ACTIVE_WEBHOOKS } from "../api/limits";
+import type { Webhook } from "../api/schemas";
+import type { ServiceClient } from "../client/client";
+import { contextKey, processContext } from "../context/process";
+import { ConflictError, InvalidRequestError } from "../errors/api";
+import { LifecycleError, PendingCreateError } from "../errors/lifecycle";
+import { AmbiguousRequestError } from "../errors/transport";
+import { clientFor, credentialKey } from "../runtime/clients";
+import { KeyedLock } from "../runtime/keyed-lock";
+import { activeWebhooks, forgetWebhooks, registeredDomains } from "../runtime/listings";
+import { claim, claimedUuids, clearPending, notePending } from "./claims";
+import {
+  domainNotRegisteredError,
+  inputRefusedError,
+  pendingMessage,
+  quotaError,
+  reconcileConflictMessage,
+} from "./messages";
+import { awaitCandidates, candidates, reconcileWindowMs } from "./reconcile";
+import {
+  identityOf,
+  type WebhookIdentity,
+  type WebhookInputs,
+  type WebhookOutputs,
+  type WebhookState,
+} from "./schema";
+import { outputsFor, parseInputs, pendingState } from "./state";
+
+/**
+ * Creating a webhook, which the service cannot make idempotent. A create is sent once; when its answer is
+ * lost, the active listing shows whether it landed, and if that cannot tell, the resource is kept in state
+ * as pending so that the next run settles it instead of creating a second webhook.
+ */
+type Props = Record<string, unknown>;
+
+const CREATE_LOCK = contextKey("webhook create lock", () => new KeyedLock());
+
+/** Serializes creates and reconciliations of indistinguishable webhooks of one organization. */
+export function exclusively<T>(
+  client: ServiceClient,
+  identity: WebhookIdentity,
+  task: () => Promise<T>,
+): Promise<T> {
+  const key = `${credentialKey(client)}\u0000${JSON.stringify(identity)}`;
+  return processContext().get(CREATE_LOCK).run(key, task);
+}
+
+export function owned(hook: Webhook, inputs: WebhookInputs, client: ServiceClient) {
+  claim(hook.webhookUuid);
+  clearPending(identityOf(inputs));
+  return { id: hook.webhookUuid, outs: outputsFor(hook, inputs, client) };
+}
+
+interface Attempt {
+  /** The placeholder id of a resource that is already pending. */
+  readonly pendingId?: string | undefined;
+  /** When the earliest create with an unknown outcome was sent (service clock, ISO). */
+  readonly pendingSince?: string | undefined;
+  readonly claimedElsewhere?: readonly string[] | undefined;
+}
+
+/**
+ * Sends the create once. An ambiguous answer is settled by re-listing; if the listing cannot settle it,
+ * the resource goes pending (PendingCreateError), keeping the earliest attempt time, so that a webhook
+ * from either attempt is recognised later.
+ */
+export async function createOnce(
+  client: ServiceClient,
+  inputs: WebhookInputs,
+  provider: unknown,
+  prior: Attempt,
+) {
+  const identity = identityOf(inputs);
+  const sentAtLocal = processContext().clock.now();
+  try {
+    const hook = await client.createWebhook({
+      endpoint: { type: "url", value: inputs.endpoint },
+      secret_key: inputs.secretKey,
+      channel: inputs.channel,
+      filters: inputs.filters,
+    });
+    return owned(hook, inputs, client);
+  } catch (error) {
+    if (error instanceof ConflictError) {
+      throw quotaError(identity, await activeWebhooks(client, { fresh: true }), MAX_ACTIVE_WEBHOOKS);
+    }
+    if (error instanceof InvalidRequestError) throw await refusal(client, identity, error);
+    if (!(error instanceof AmbiguousRequestError)) throw error;
+    const exclude = [...(prior.claimedElsewhere ?? [])];
+    const windowMs = reconcileWindowMs(error.status !== undefined);
+    const { found, since } = await awaitCandidates(
+      {
+        client,
+        identity,
+        sentAtLocal,
+        since: prior.pendingSince === undefined ? undefined : Date.parse(prior.pendingSince),
+        exclude,
+      },
+      windowMs,
+    );
+    if (found?.length === 1) return owned(found[0]!, inputs, client);
+    notePending(identity);
+    const pendingSince = prior.pendingSince ?? new Date(since).toISOString();
+    const conflict = found !== undefined && found.length > 1;
+    throw new PendingCreateError(
+      conflict
+        ? reconcileConflictMessage(identity, pendingSince, found)
+        : pendingMessage(identity, error.message, windowMs / 1000),
+      prior.pendingId ?? `pending-${randomUUID()}`,
+      pendingState(inputs, client, provider, pendingSince, [...exclude, ...claimedUuids()]),
+      { cause: error, code: conflict ? "reconcile_conflict" : "outcome_unknown" },
+    );
+  } finally {
+    forgetWebhooks(client);
+  }
+}
+
+/** A 400 (403 on v1.4) to a create: most often an endpoint host that is not a registered domain. */
+async function refusal(client: ServiceClient, identity: WebhookIdentity, error: InvalidRequestError) {
+  const host = new URL(identity.endpoint).hostname;
+  const domains = await registeredDomains(client, { fresh: true }).catch(() => undefined);
+  if (domains && !domains.some((d) => d.domainName === host)) {
+    return domainNotRegisteredError(identity, host, domains);
+  }
+  return inputRefusedError(identity, error.message, error);
+}
+
+/** Settles a pending webhook: adopts the one that appeared, or creates it if none did. */
+export async function settle(id: string, old: WebhookState, news: Props): Promise<{ outs: WebhookOutputs }> {
+  const inputs = parseInputs(news);
+  const client = clientFor(inputs);
+  const identity = identityOf(old);
+  return exclusively(client, identity, async () => {
+    const exclude = old.claimedElsewhere ?? [];
+    const found = await candidates({ client, identity, since: Date.parse(old.pendingSince!), exclude });
+    if (found.length === 1) return { outs: owned(found[0]!, inputs, client).outs };
+    const attempt = { pendingId: id, pendingSince: old.pendingSince, claimedElsewhere: exclude };
+    if (found.length > 1) {
+      throw new PendingCreateError(
+        reconcileConflictMessage(identity, old.pendingSince!, found),
+        id,
+        pendingState(inputs, client, news.__provider, old.pendingSince!, [...exclude, ...claimedUuids()]),
+        { code: "reconcile_conflict" },
+      );
+    }
+    return { outs: (await createOnce(client, inputs, news.__provider, attempt)).outs };
+  });
+}
+
+export async function removePending(old: WebhookState, client: ServiceClient): Promise<void> {
+  const identity = identityOf(old);
+  await exclusively(client, identity, async () => {
+    const since = Date.parse(old.pendingSince!);
+    const found = await candidates({ client, identity, since, exclude: old.claimedElsewhere ?? [] });
+    if (found.length > 1) {
+      throw new LifecycleError(
+        "reconcile_conflict",
+        reconcileConflictMessage(identity, old.pendingSince!, found),
+      );
+    }
+    if (found[0]) await client.deactivateWebhook(found[0].webhookUuid);
+    clearPending(identity);
+  });
+}

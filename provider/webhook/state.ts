@@ -1,0 +1,96 @@
+import { canonicalFilters, toWireFilters } from "../api/rules";
+import type { Webhook } from "../api/schemas";
+import { isApiVersion } from "../api/versions";
+import type { ServiceClient } from "../client/client";
+import { withCommonMembers } from "../runtime/common-members";
+import { credentialsHash, recordedCredentials } from "../runtime/ownership";
+import { hashSecret } from "../runtime/secret-hash";
+import { type WebhookInputs, type WebhookOutputs, type WebhookState, webhookInputsSchema } from "./schema";
+
+/** How a Webhook's inputs, the service's answers and the stored state map onto each other. */
+type Props = Record<string, unknown>;
+
+export function parseInputs(props: Props): WebhookInputs {
+  return webhookInputsSchema(isApiVersion(props.apiVersion) ? props.apiVersion : "2.0").parse(props);
+}
+
+export function outputsFor(hook: Webhook, inputs: WebhookInputs, client: ServiceClient): WebhookOutputs {
+  return withCommonMembers<WebhookOutputs>(
+    {
+      webhookUuid: hook.webhookUuid,
+      endpoint: hook.endpoint,
+      channel: hook.channel,
+      filters: toWireFilters(canonicalFilters(hook.filters)),
+      owner: hook.owner,
+      createTime: hook.createTime?.display,
+      apiVersion: inputs.apiVersion,
+      secretKeyHash: hashSecret(inputs.secretKey),
+      credentialsHash: credentialsHash(client),
+      ...(inputs.adoptWebhookUuid ? { adoptWebhookUuid: inputs.adoptWebhookUuid } : {}),
+    },
+    inputs,
+  );
+}
+
+/** The state of a pending webhook: its configuration, when the create was sent, and `__provider`. */
+export function pendingState(
+  inputs: WebhookInputs,
+  client: ServiceClient,
+  provider: unknown,
+  pendingSince: string,
+  claimedElsewhere: readonly string[],
+): Props {
+  return {
+    ...withCommonMembers(
+      {
+        endpoint: inputs.endpoint,
+        channel: inputs.channel,
+        filters: inputs.filters,
+        apiVersion: inputs.apiVersion,
+        secretKeyHash: hashSecret(inputs.secretKey),
+        credentialsHash: credentialsHash(client),
+        pendingSince,
+        claimedElsewhere: [...new Set(claimedElsewhere)],
+        ...(inputs.adoptWebhookUuid ? { adoptWebhookUuid: inputs.adoptWebhookUuid } : {}),
+      },
+      inputs,
+    ),
+    // The engine keeps these properties as the resource's state; later calls need the provider in it.
+    __provider: provider,
+  };
+}
+
+/** The inputs a refreshed state implies (everything but what the service assigns and the hashes). */
+export function inputsOf(state: WebhookState): Props {
+  const {
+    webhookUuid: _id,
+    owner: _owner,
+    createTime: _time,
+    secretKeyHash: _hash,
+    credentialsHash: _credentials,
+    pendingSince: _since,
+    claimedElsewhere: _claimed,
+    ...inputs
+  } = state;
+  return inputs;
+}
+
+export function refreshed(old: WebhookState, hook: Webhook, client: ServiceClient): WebhookOutputs {
+  const { pendingSince: _since, claimedElsewhere: _claimed, ...rest } = old;
+  return {
+    ...rest,
+    webhookUuid: hook.webhookUuid,
+    endpoint: hook.endpoint,
+    channel: hook.channel,
+    filters: toWireFilters(canonicalFilters(hook.filters)),
+    owner: hook.owner,
+    createTime: hook.createTime?.display ?? old.createTime,
+    // These credentials see the webhook.
+    credentialsHash: recordedCredentials(client, old.credentialsHash),
+  };
+}
+
+export const ownership = (state: WebhookState) => ({
+  organization: state.owner?.organization,
+  credentialsHash: state.credentialsHash,
+});
