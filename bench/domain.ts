@@ -7,7 +7,8 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { configure, domainRegistration, domainVerification } from "../provider/runtime-entry";
+import { domainRegistration, domainVerification } from "../provider/lifecycles";
+import { configure } from "../provider/runtime-entry";
 import { startSandbox } from "../sandbox/index";
 
 const TOKEN = "bench-token";

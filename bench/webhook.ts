@@ -7,7 +7,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ProcessContext, setProcessContext } from "../provider/context/process";
-import { configure, webhook } from "../provider/runtime-entry";
+import { webhook } from "../provider/lifecycles";
+import { configure } from "../provider/runtime-entry";
 import { RuntimeProvider } from "../provider/runtime-provider";
 import { startSandbox } from "../sandbox/index";
 import { startDynamicHost } from "../test/helpers/dynamic-host";

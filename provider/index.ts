@@ -1,4 +1,4 @@
-export type { AcceptLanguage, ConnectionInput } from "./api/connection";
+export type { AcceptLanguage, ConnectionInput } from "./api/shapes";
 export type { ApiVersion } from "./api/versions";
 export { type ClientOptions, ServiceClient } from "./client/index";
 export { Domain, type DomainArgs } from "./domain/component";

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { MAX_ACTIVE_WEBHOOKS } from "../provider/api/limits";
-import type { CanonicalFilter } from "../provider/api/rules";
+import type { CanonicalFilter } from "../provider/api/shapes";
 import type { ApiVersion } from "../provider/api/versions";
 import type { SandboxClock } from "./clock";
 import { HttpError, invalid, notFound } from "./http-errors";

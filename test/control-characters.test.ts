@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { webhook } from "../provider/runtime-entry";
+import { webhook } from "../provider/lifecycles";
 import { HOST, webhookArgs } from "./helpers/fixtures";
 import { hookBody, useRegisteredWorld } from "./helpers/world";
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ServiceError } from "../provider/errors/base";
-import { domainRegistration, domainVerification, verificationFile } from "../provider/runtime-entry";
+import { domainRegistration, domainVerification, verificationFile } from "../provider/lifecycles";
 import { ManualClock } from "../sandbox/index";
 import { steppingClock } from "./helpers/fake-clock";
 import { HOOKS_TOKEN, HOST, OTHER_TOKEN, ROTATED_TOKEN } from "./helpers/fixtures";

@@ -128,7 +128,7 @@ describe("through the real host: a create whose answer is lost", () => {
   it("adopts on the next run a create the service applied after the client's timeout", async () => {
     const first = await run({ SERVICE_TIMEOUT_SECONDS: "0.3" });
     const inputs = await checked(first, "orders");
-    world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", delayMs: 1_500 });
+    world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", delayMs: 2_500 });
     const error = await failed(first.create(URN("orders"), inputs));
     expectActionable(error.message);
     await landed(1);
@@ -152,7 +152,7 @@ describe("through the real host: a create whose answer is lost", () => {
 
   it("deletes what a pending create left behind on destroy", async () => {
     const first = await run({ SERVICE_TIMEOUT_SECONDS: "0.3" });
-    world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", delayMs: 1_500 });
+    world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", delayMs: 2_500 });
     const error = await failed(first.create(URN("orders"), await checked(first, "orders")));
     await landed(1);
     const second = await run();

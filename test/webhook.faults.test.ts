@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ServiceError } from "../provider/errors/base";
 import type { PendingCreateError } from "../provider/errors/lifecycle";
-import { webhook } from "../provider/runtime-entry";
+import { webhook } from "../provider/lifecycles";
 import { steppingClock } from "./helpers/fake-clock";
 import { HOOKS_TOKEN, OTHER_TOKEN, ROTATED_TOKEN, SECRET, webhookArgs } from "./helpers/fixtures";
 import { configureStack, nextProcess } from "./helpers/runtime";
@@ -103,7 +103,7 @@ describe("a create whose answer is lost", () => {
   it("after a create the service applied late, past the timeout, adopts it on the next run instead of creating", async () => {
     vi.stubEnv("SERVICE_TIMEOUT_SECONDS", "0.2");
     vi.stubEnv("SERVICE_RECONCILE_SECONDS", "0");
-    world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", delayMs: 1_000 });
+    world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", delayMs: 2_000 });
     const inputs = await checked();
     const error = (await failure(webhook.create(inputs))) as PendingCreateError;
     expect(error.code).toBe("outcome_unknown");
@@ -123,7 +123,7 @@ describe("a create whose answer is lost", () => {
     vi.stubEnv("SERVICE_RECONCILE_SECONDS", "10");
     // Real time here: the create lands while the provider re-lists.
     configureStack(world.sandbox.url);
-    world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", delayMs: 1_000 });
+    world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", delayMs: 2_000 });
     const made = await webhook.create(await checked());
     expect((await active()).map((w) => w.webhook_uuid)).toEqual([made.id]);
   });
@@ -131,7 +131,7 @@ describe("a create whose answer is lost", () => {
   it("reports a pending webhook's real id on refresh once it appeared", async () => {
     vi.stubEnv("SERVICE_TIMEOUT_SECONDS", "0.2");
     vi.stubEnv("SERVICE_RECONCILE_SECONDS", "0");
-    world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", delayMs: 1_000 });
+    world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", delayMs: 2_000 });
     const error = (await failure(webhook.create(await checked()))) as PendingCreateError;
     nextProcess();
     const still = await webhook.read(error.id, error.properties);
@@ -147,7 +147,7 @@ describe("a create whose answer is lost", () => {
   it("deactivates what a pending create left behind when the resource is deleted", async () => {
     vi.stubEnv("SERVICE_TIMEOUT_SECONDS", "0.2");
     vi.stubEnv("SERVICE_RECONCILE_SECONDS", "0");
-    world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", delayMs: 1_000 });
+    world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", delayMs: 2_000 });
     const error = (await failure(webhook.create(await checked()))) as PendingCreateError;
     await createsLanded(1);
     nextProcess();
@@ -190,7 +190,7 @@ describe("two Webhooks with the same endpoint, channel and filters", () => {
   it("never settle a pending one onto the twin created meanwhile in another run", async () => {
     vi.stubEnv("SERVICE_TIMEOUT_SECONDS", "0.2");
     vi.stubEnv("SERVICE_RECONCILE_SECONDS", "0");
-    world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", delayMs: 1_000 });
+    world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", delayMs: 2_000 });
     const a = await checked({ secretKey: `${SECRET}-a` });
     const b = await checked({ secretKey: `${SECRET}-b` });
     const pending = (await failure(webhook.create(a))) as PendingCreateError;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type CanonicalFilter, exactly, type WebhookCreateBody, type WireFilter } from "./shapes";
 import { controlCharacterProblem, safeString } from "./text";
 import { type ApiVersion, VERSION_TRAITS } from "./versions";
 
@@ -75,13 +76,8 @@ const FilterShape = z.object({
   value: safeString().min(1, "must not be empty").optional(),
   values: z.array(safeString().min(1, "must not be empty")).min(1, "must not be empty").optional(),
 });
-export type FilterInput = z.infer<typeof FilterShape>;
-
-/** A filter in canonical form: one sorted, de-duplicated `values` list. */
-export interface CanonicalFilter {
-  readonly key: string;
-  readonly values: readonly string[];
-}
+/** A filter as given: `value`, `values`, or (v2) both. */
+export type FilterInput = WireFilter;
 
 function filterValues(filter: FilterInput): string[] {
   return filter.value !== undefined ? [filter.value] : (filter.values ?? []);
@@ -178,11 +174,12 @@ export function formatPath(path: readonly PropertyKey[]): string {
 }
 
 export function webhookCreateBodySchema(version: ApiVersion) {
-  return z.object({
-    endpoint: z.object({ type: z.literal("url", "must be url"), value: endpointSchema(version) }),
-    secret_key: secretKeySchema(version),
-    channel: safeString().min(1, "must not be empty").nullish(),
-    filters: filtersSchema(version),
-  });
+  return exactly<WebhookCreateBody>()(
+    z.object({
+      endpoint: z.object({ type: z.literal("url", "must be url"), value: endpointSchema(version) }),
+      secret_key: secretKeySchema(version),
+      channel: safeString().min(1, "must not be empty").nullish(),
+      filters: filtersSchema(version),
+    }),
+  );
 }
-export type WebhookCreateBody = z.infer<ReturnType<typeof webhookCreateBodySchema>>;

@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import { fillPath } from "../api/path";
 import { ROUTES, type RouteName, VERSIONED } from "../api/routes";
-import type { WebhookCreateBody } from "../api/rules";
-import { Domain, DomainRegistrationStart, ListEnvelope, StatusOk, Webhook } from "../api/schemas";
+import * as Schemas from "../api/schemas";
+import type { Domain, DomainRegistrationStart, StatusOk, Webhook, WebhookCreateBody } from "../api/shapes";
 import { type ApiVersion, VERSION_TRAITS } from "../api/versions";
 import { contextKey, processContext, rememberSecret } from "../context/process";
 import { errorFromResponse } from "../errors/api";
@@ -41,8 +41,8 @@ interface Call<S extends z.ZodType> {
 }
 
 const USER_AGENT = "@service/pulumi";
-const WebhookPage = ListEnvelope(Webhook);
-const DomainPage = ListEnvelope(Domain);
+const WebhookPage = Schemas.ListEnvelope(Schemas.Webhook);
+const DomainPage = Schemas.ListEnvelope(Schemas.Domain);
 
 /**
  * How far the service's clock is from this machine's, per base URL, read from the Date header of its
@@ -82,8 +82,8 @@ export class ServiceClient {
   }
 
   /** GET /v1/health: tests the credentials and the service. */
-  health(): Promise<z.output<typeof StatusOk>> {
-    return this.call("health", { schema: StatusOk });
+  health(): Promise<StatusOk> {
+    return this.call("health", { schema: Schemas.StatusOk });
   }
 
   /** Creates a webhook. Never re-sent: a lost answer raises AmbiguousRequestError. */
@@ -91,7 +91,7 @@ export class ServiceClient {
     rememberSecret(body.secret_key);
     return this.call(VERSIONED.createWebhook[this.apiVersion], {
       body,
-      schema: Webhook,
+      schema: Schemas.Webhook,
       invalidStatus: VERSION_TRAITS[this.apiVersion].invalidCreateStatus,
     });
   }
@@ -100,7 +100,7 @@ export class ServiceClient {
   getWebhook(webhookUuid: string): Promise<Webhook> {
     return this.call(VERSIONED.getWebhook[this.apiVersion], {
       params: { webhook_uuid: webhookUuid },
-      schema: Webhook,
+      schema: Schemas.Webhook,
     });
   }
 
@@ -108,7 +108,7 @@ export class ServiceClient {
   async deactivateWebhook(webhookUuid: string): Promise<void> {
     await this.call(VERSIONED.deactivateWebhook[this.apiVersion], {
       params: { webhook_uuid: webhookUuid },
-      schema: StatusOk,
+      schema: Schemas.StatusOk,
     });
   }
 
@@ -128,7 +128,7 @@ export class ServiceClient {
   async startDomainRegistration(domainName: string): Promise<DomainRegistrationStart> {
     const start = await this.call("v2StartDomainRegistration", {
       body: { domain_name: domainName },
-      schema: DomainRegistrationStart,
+      schema: Schemas.DomainRegistrationStart,
     });
     rememberSecret(start.registerToken);
     return start;
@@ -138,13 +138,13 @@ export class ServiceClient {
   finishDomainRegistration(domainName: string, verifier: string): Promise<Domain> {
     return this.call("v2FinishDomainRegistration", {
       body: { domain_name: domainName, verifier },
-      schema: Domain,
+      schema: Schemas.Domain,
     });
   }
 
   /** Deactivates a domain; refused (409) while an active webhook targets it. */
   async deactivateDomain(domainUuid: string): Promise<void> {
-    await this.call("v2DeactivateDomain", { params: { domain_uuid: domainUuid }, schema: StatusOk });
+    await this.call("v2DeactivateDomain", { params: { domain_uuid: domainUuid }, schema: Schemas.StatusOk });
   }
 
   /** One page of the organization's registered domains. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { AcceptLanguage, ApiVersionSchema, BaseUrl } from "../api/connection";
+import { AcceptLanguage as AcceptLanguageSchema, ApiVersionSchema, BaseUrl } from "../api/connection";
 import { REQUESTS_PER_SECOND } from "../api/limits";
+import type { AcceptLanguage } from "../api/shapes";
 import { safeString } from "../api/text";
 import type { ApiVersion } from "../api/versions";
 import { rememberSecret } from "../context/process";
@@ -66,7 +67,7 @@ const Settings = z.object({
   token: safeString().min(1, "must not be empty"),
   baseUrl: BaseUrl,
   apiVersion: ApiVersionSchema.default("2.0"),
-  acceptLanguage: AcceptLanguage.default("en"),
+  acceptLanguage: AcceptLanguageSchema.default("en"),
   timeoutMs: z.number("must be a number").int("must be whole milliseconds").positive("must be positive"),
   rateLimitPerSecond: z.number("must be a number").min(0, "must be 0 (off) or more"),
   retryBudgetMs: z.number("must be a number").positive("must be positive"),

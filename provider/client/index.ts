@@ -1,7 +1,16 @@
-export type { ConnectionInput } from "../api/connection";
-export type { WebhookCreateBody } from "../api/rules";
-export type { Domain, DomainRegistrationStart, Webhook } from "../api/schemas";
-export type { ApiVersion } from "../api/versions";
+export type {
+  AcceptLanguage,
+  ApiVersion,
+  ConnectionInput,
+  Domain,
+  DomainRegistrationStart,
+  Owner,
+  StatusOk,
+  Timestamp,
+  Webhook,
+  WebhookCreateBody,
+  WireFilter,
+} from "../api/shapes";
 export type { Clock } from "../context/clock";
 export { ProcessContext, setProcessContext } from "../context/process";
 export * from "../errors/index";

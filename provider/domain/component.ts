@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { AcceptLanguage, ConnectionInput } from "../api/connection";
+import type { AcceptLanguage, ConnectionInput } from "../api/shapes";
 import type { Publisher } from "../publishers/publisher";
 import { DomainRegistration, DomainVerification } from "./resources";
 

@@ -1,4 +1,4 @@
-import type { Webhook } from "../api/schemas";
+import type { Webhook } from "../api/shapes";
 import { describeObservation, type Observation } from "../client/verification-fetch";
 import { LifecycleError } from "../errors/lifecycle";
 

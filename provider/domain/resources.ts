@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { ConnectionInput } from "../api/connection";
+import type { ConnectionInput } from "../api/shapes";
 import { withSecretConnection, withSecretOutputs } from "../resource-options";
 import { RuntimeProvider } from "../runtime-provider";
 import { REGISTRATION_SECRET_OUTPUTS, VERIFICATION_SECRET_OUTPUTS } from "./schema";

@@ -1,4 +1,4 @@
-import type { Domain } from "../api/schemas";
+import type { Domain } from "../api/shapes";
 import type { ServiceClient } from "../client/client";
 import { fetchVerificationFile, type Observation } from "../client/verification-fetch";
 import { contextKey, processContext, rememberSecret } from "../context/process";

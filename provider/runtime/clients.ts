@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AcceptLanguage, ConnectionInput } from "../api/connection";
+import type { AcceptLanguage, ConnectionInput } from "../api/shapes";
 import type { ApiVersion } from "../api/versions";
 import { ServiceClient } from "../client/client";
 import { contextKey, processContext } from "../context/process";

@@ -1,4 +1,4 @@
-import type { Domain, Webhook } from "../api/schemas";
+import type { Domain, Webhook } from "../api/shapes";
 import type { ServiceClient } from "../client/client";
 import { type ContextKey, contextKey, processContext } from "../context/process";
 import { credentialKey } from "./clients";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { MAX_ACTIVE_WEBHOOKS } from "../api/limits";
-import type { Webhook } from "../api/schemas";
+import type { Webhook } from "../api/shapes";
 import type { ServiceClient } from "../client/client";
 import { contextKey, processContext } from "../context/process";
 import { ConflictError, InvalidRequestError } from "../errors/api";

@@ -1,4 +1,4 @@
-import type { Domain, Webhook } from "../api/schemas";
+import type { Domain, Webhook } from "../api/shapes";
 import { LifecycleError } from "../errors/lifecycle";
 import type { WebhookIdentity } from "./schema";
 

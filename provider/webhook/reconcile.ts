@@ -1,4 +1,4 @@
-import type { Webhook } from "../api/schemas";
+import type { Webhook } from "../api/shapes";
 import type { ServiceClient } from "../client/client";
 import { processContext } from "../context/process";
 import { activeWebhooks } from "../runtime/listings";

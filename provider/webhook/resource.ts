@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { ConnectionInput } from "../api/connection";
+import type { ConnectionInput } from "../api/shapes";
 import type { ApiVersion } from "../api/versions";
 import { withSecretConnection, withSecretOutputs } from "../resource-options";
 import { RuntimeProvider } from "../runtime-provider";

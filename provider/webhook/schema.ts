@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { AcceptLanguage, ApiVersionSchema, ConnectionInput } from "../api/connection";
 import {
-  type CanonicalFilter,
   canonicalFilters,
   endpointSchema,
   filtersSchema,
@@ -9,6 +8,7 @@ import {
   toWireFilters,
 } from "../api/rules";
 import { WireFilter } from "../api/schemas";
+import type { CanonicalFilter } from "../api/shapes";
 import { safeString } from "../api/text";
 import type { ApiVersion } from "../api/versions";
 

@@ -1,5 +1,5 @@
 import { canonicalFilters, toWireFilters } from "../api/rules";
-import type { Webhook } from "../api/schemas";
+import type { Webhook } from "../api/shapes";
 import { isApiVersion } from "../api/versions";
 import type { ServiceClient } from "../client/client";
 import { withCommonMembers } from "../runtime/common-members";
