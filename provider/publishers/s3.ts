@@ -36,12 +36,19 @@ export const CACHING_DISABLED_POLICY_ID = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"
 
 /** The shape of a CloudFront ordered cache behaviour (assignable to aws.cloudfront's input type). */
 export interface VerificationCacheBehavior {
+  /** `/service_url_registration/*` */
   readonly pathPattern: string;
+  /** The origin that serves the verification files (the bucket's). */
   readonly targetOriginId: pulumi.Input<string>;
+  /** HTTPS only, without redirecting plain HTTP: the service follows no redirect. */
   readonly viewerProtocolPolicy: "https-only";
+  /** GET and HEAD. */
   readonly allowedMethods: string[];
+  /** GET and HEAD. */
   readonly cachedMethods: string[];
+  /** CloudFront's managed CachingDisabled policy: a stale token would fail the check. */
   readonly cachePolicyId: string;
+  /** Off: the body must be the token byte for byte. */
   readonly compress: boolean;
 }
 

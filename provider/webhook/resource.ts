@@ -5,12 +5,17 @@ import { withSecretConnection, withSecretOutputs } from "../resource-options";
 import { RuntimeProvider } from "../runtime-provider";
 import { WEBHOOK_SECRET_OUTPUTS } from "./schema";
 
+/** One filter of a Webhook: a key and one value or several. */
 export interface WebhookFilter {
+  /** `activity.name` (required once), `activity.form_factor` or `owner.user.username`. */
   readonly key: "activity.name" | "activity.form_factor" | "owner.user.username" | (string & {});
+  /** One value; the same as a one-element `values`. */
   readonly value?: string;
+  /** Several values: a session matching any of them is delivered. */
   readonly values?: string[];
 }
 
+/** The inputs of a Webhook. Every one of them but `acceptLanguage` and `connection` replaces the webhook when it changes. */
 export interface WebhookArgs {
   /** HTTPS URL on a domain registered to the organization (no query or fragment on API 2.0). */
   readonly endpoint: pulumi.Input<string>;
@@ -35,14 +40,27 @@ export interface WebhookArgs {
  * deleting it deactivates it.
  */
 export class Webhook extends pulumi.dynamic.Resource {
+  /** The service's webhook_uuid (also the resource id, except while a create's outcome is still unknown). */
   declare readonly webhookUuid: pulumi.Output<string>;
+  /** The HTTPS URL deliveries go to, as the service recorded it. */
   declare readonly endpoint: pulumi.Output<string>;
+  /** Echoed on every delivery. */
   declare readonly channel: pulumi.Output<string>;
+  /** The filters in canonical order: `value` for one value, `values` for several. */
   declare readonly filters: pulumi.Output<{ key: string; value?: string; values?: string[] }[]>;
+  /** The organization and user that own the webhook. */
   declare readonly owner: pulumi.Output<{ organization: string; username: string }>;
+  /** When the service created it (display form, UTC). */
   declare readonly createTime: pulumi.Output<string>;
+  /** The API generation it was created with. */
   declare readonly apiVersion: pulumi.Output<ApiVersion>;
 
+  /**
+   * @param name - The resource's name: its identity in the stack. Renaming it replaces the webhook
+   *   unless you give `aliases`.
+   * @param args - The webhook's configuration.
+   * @param opts - Resource options. `deleteBeforeReplace: true` frees the quota slot before a replacement.
+   */
   constructor(name: string, args: WebhookArgs, opts: pulumi.CustomResourceOptions = {}) {
     super(
       webhookProvider,
