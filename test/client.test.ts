@@ -21,6 +21,7 @@ import {
   setProcessContext,
   TimeoutError,
   UnavailableError,
+  WebhooksNotEnabledError,
 } from "../provider/client/index";
 import { type Sandbox, startSandbox } from "../sandbox/index";
 import { steppingClock } from "./helpers/fake-clock";
@@ -223,7 +224,10 @@ describe("errors", () => {
     for (let i = 0; i < 10; i++) await c.createWebhook(hook(`c${i}`));
     await expect(c.createWebhook(hook())).rejects.toBeInstanceOf(ConflictError);
     const refused = await failure(client({ token: PLAIN_TOKEN }).searchWebhooks());
-    expect(refused.message).toMatch(/webhooks enabled/);
+    expect(refused).toBeInstanceOf(WebhooksNotEnabledError);
+    expect(refused.code).toBe("webhooks_not_enabled");
+    expect(refused.message).toMatch(/need an API token with webhooks enabled, which is off by default/);
+    expect(refused.message).not.toMatch(/does not exist/);
   });
 
   it("says the API token is missing or refused, with every word of the advice intact (regression)", async () => {

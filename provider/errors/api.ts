@@ -72,6 +72,18 @@ export class AuthenticationError extends ApiError {
   }
 }
 
+/** 403 to a webhook or domain operation: the token does not have webhooks enabled. */
+export class WebhooksNotEnabledError extends ApiError {
+  static override readonly kind: string = "WebhooksNotEnabledError";
+  constructor(fields: ApiErrorFields) {
+    super(
+      "webhooks_not_enabled",
+      fields,
+      "Webhooks and webhook domains need an API token with webhooks enabled, which is off by default: have it enabled for this token in the partner account, or use a token that has it (service:token or the resource's connection.token).",
+    );
+  }
+}
+
 /** 403: the object does not exist or belongs to another organization (the service does not say which). */
 export class NotFoundError extends ApiError {
   static override readonly kind: string = "NotFoundError";
@@ -157,24 +169,30 @@ export class UnexpectedStatusError extends ApiError {
 }
 
 /** Reads whatever an error body carries, without assuming a shape (the spec does not give one). */
-export function describeBody(body: unknown): { message: string | undefined; problems: FieldProblem[] } {
-  if (typeof body === "string") return { message: body.trim().slice(0, 500) || undefined, problems: [] };
-  if (typeof body !== "object" || body === null) return { message: undefined, problems: [] };
+export function describeBody(body: unknown): {
+  message: string | undefined;
+  problems: FieldProblem[];
+  code: string | undefined;
+} {
+  if (typeof body === "string") {
+    return { message: body.trim().slice(0, 500) || undefined, problems: [], code: undefined };
+  }
+  if (typeof body !== "object" || body === null) return { message: undefined, problems: [], code: undefined };
   const record = body as Record<string, unknown>;
   const inner = (typeof record.error === "object" && record.error !== null ? record.error : record) as Record<
     string,
     unknown
   >;
-  const text = [
-    inner.message,
-    inner.detail,
-    record.message,
-    record.detail,
-    typeof record.error === "string" ? record.error : undefined,
-  ].find((v): v is string => typeof v === "string");
   return {
-    message: text,
+    message: firstString(
+      inner.message,
+      inner.detail,
+      record.message,
+      record.detail,
+      typeof record.error === "string" ? record.error : undefined,
+    ),
     problems: fieldProblems(inner.fields ?? inner.errors ?? record.fields ?? record.errors),
+    code: firstString(inner.code, record.code),
   };
 }
 
@@ -209,7 +227,7 @@ export function errorFromResponse(
     readonly invalidStatus?: number | undefined;
   },
 ): ApiError {
-  const { message, problems } = describeBody(fields.body);
+  const { message, problems, code } = describeBody(fields.body);
   const all = { ...fields, serviceMessage: message };
   if (fields.status === 400 || fields.status === fields.invalidStatus)
     return new InvalidRequestError({ ...all, problems });
@@ -217,7 +235,11 @@ export function errorFromResponse(
     case 401:
       return new AuthenticationError(all);
     case 403:
-      return new NotFoundError(all);
+      // The spec says such a token "is refused with a message saying so"; it does not give the status.
+      return code === "webhooks_not_enabled" ||
+        /webhooks? (are |is )?not enabled|webhooks enabled/i.test(message ?? "")
+        ? new WebhooksNotEnabledError(all)
+        : new NotFoundError(all);
     case 409:
       return new ConflictError(all);
     case 429:

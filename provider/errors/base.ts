@@ -14,6 +14,7 @@ export type ErrorCode =
   // The service answered with an error status.
   | "invalid_request"
   | "authentication"
+  | "webhooks_not_enabled"
   | "not_found"
   | "conflict"
   | "rate_limited"
