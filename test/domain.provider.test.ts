@@ -202,6 +202,27 @@ describe("registration and verification", () => {
     expect(finishes()).toBe(1);
   });
 
+  it("after a finish whose answer was lost, takes the domain if it landed, and says what to do if not", async () => {
+    const { outs } = await started();
+    publish(outs);
+    world.sandbox.addFault({ method: "POST", path: "/v2/domains/finish_registration", drop: true });
+    const landed = await verify(outs);
+    expect(landed.outs.status).toBe("registered");
+
+    await world.api("POST", `/v2/domains/${landed.id}/deactivate`);
+    const again = await started();
+    publish(again.outs);
+    world.sandbox.addFault({ method: "POST", path: "/v2/domains/finish_registration", status: 502 });
+    const error = await captured(verify(again.outs));
+    expect(error.code).toBe("outcome_unknown");
+    expect(error.message).toMatch(
+      /did not confirm finish_registration for hooks\.acme\.test.*Run `pulumi up` again/s,
+    );
+    nextProcess({ clock });
+    expect((await verify(again.outs)).outs.status).toBe("registered");
+    expect(finishes()).toBe(3);
+  });
+
   it("re-runs idempotently: the same domain_uuid", async () => {
     const { outs } = await started();
     publish(outs);

@@ -59,6 +59,14 @@ export function startUnconfirmedError(domainName: string, cause: unknown): Lifec
   );
 }
 
+export function finishUnconfirmedError(domainName: string, cause: unknown): LifecycleError {
+  return new LifecycleError(
+    "outcome_unknown",
+    `The service did not confirm finish_registration for ${domainName}, and ${domainName} is not listed as registered yet. Nothing was recorded. Run \`pulumi up\` again: it takes the domain if the finish was applied meanwhile, and otherwise finishes it (the link stays valid until it expires).`,
+    { cause },
+  );
+}
+
 export function domainInUseError(
   domainName: string,
   hooks: readonly Webhook[],

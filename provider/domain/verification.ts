@@ -14,6 +14,7 @@ import {
   expiredError,
   finishBlockedError,
   finishFailedError,
+  finishUnconfirmedError,
   notRegisteredForAdoptError,
   notServedError,
 } from "./messages";
@@ -133,7 +134,7 @@ async function finish(client: ServiceClient, domainName: string, verifier: strin
     const listed = (await registeredDomains(client, { fresh: true })).find(
       (d) => d.domainName === domainName,
     );
-    if (!listed) throw error;
+    if (!listed) throw finishUnconfirmedError(domainName, error);
     return listed;
   } finally {
     forgetDomains(client);
