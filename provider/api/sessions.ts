@@ -197,15 +197,20 @@ export function itemQuerySchema(version: ApiVersion, kind: SessionKind) {
   );
 }
 
-/** The image flags a parsed search body asks for. */
-export function searchImageRequest(body: SearchBody): ImageRequest {
-  const b = body as {
+/**
+ * The image flags a parsed search body asks for, among those its route reads: a member the route does
+ * not read (format_options on v1.4 fingerprint search) is an extra member, and asks for nothing.
+ */
+export function searchImageRequest(version: ApiVersion, kind: SessionKind, body: SearchBody): ImageRequest {
+  const reads = VERSION_TRAITS[version].imageFlags[kind];
+  const sent = body as {
     format_options?: { return_item_photos?: boolean | null } | null;
     include_images?: boolean | null;
   };
   return {
-    return_item_photos: b.format_options?.return_item_photos === true,
-    include_images: b.include_images === true,
+    return_item_photos:
+      reads.includes("return_item_photos") && sent.format_options?.return_item_photos === true,
+    include_images: reads.includes("include_images") && sent.include_images === true,
   };
 }
 
