@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { memoize } from "./memo";
 import { safeString } from "./text";
 import { type ApiVersion, type PageRule, VERSION_TRAITS } from "./versions";
 
@@ -23,12 +24,12 @@ export const PageCursor = safeString()
   .transform((c) => c ?? null);
 
 /** The body of webhook and domain search: `{limit, cursor}`, both optional, extra members ignored. */
-export function listPageBodySchema(version: ApiVersion) {
-  return z.preprocess(
+export const listPageBodySchema = memoize((version: ApiVersion) =>
+  z.preprocess(
     (body) => body ?? {},
     z.looseObject({ limit: pageLimitSchema(VERSION_TRAITS[version].listPage), cursor: PageCursor }),
-  );
-}
+  ),
+);
 
 /** What `listPageBodySchema` yields: the limit to use and the cursor (null for the first page). */
 export type ListPageBody = z.output<ReturnType<typeof listPageBodySchema>>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { SessionKind } from "./kinds";
+import { memoize } from "./memo";
 import { PageCursor, pageLimitSchema } from "./pages";
 import { safeString } from "./text";
 import { type ApiVersion, type ImageFlag, VERSION_TRAITS } from "./versions";
@@ -110,7 +111,7 @@ const Flag = z.boolean("must be true or false").nullish();
  * members kept. The output has the defaults applied: `filters` ([] when null), `return`, `limit`
  * (capped on v2), `cursor` and `range` (null when absent), and the image flags the route reads.
  */
-export function searchBodySchema(version: ApiVersion, kind: SessionKind) {
+export const searchBodySchema = memoize((version: ApiVersion, kind: SessionKind) => {
   const traits = VERSION_TRAITS[version];
   const flags = traits.imageFlags[kind];
   const keys = V1_SEARCH_FILTER_KEYS[kind];
@@ -155,7 +156,7 @@ export function searchBodySchema(version: ApiVersion, kind: SessionKind) {
       }
     });
   return z.preprocess((value) => value ?? {}, body);
-}
+});
 
 /** What `searchBodySchema` yields. */
 export type SearchBody = z.output<ReturnType<typeof searchBodySchema>>;
@@ -182,7 +183,7 @@ const QueryBoolean = z
  * The query of GET and lookup of one kind of session: the image flags its generation reads, each
  * defaulting to false. Other query parameters are ignored.
  */
-export function itemQuerySchema(version: ApiVersion, kind: SessionKind) {
+export const itemQuerySchema = memoize((version: ApiVersion, kind: SessionKind) => {
   const flags = VERSION_TRAITS[version].imageFlags[kind];
   const shape = Object.fromEntries(flags.map((f) => [IMAGE_QUERY_PARAMS[f], QueryBoolean.optional()]));
   return z.looseObject(shape).transform(
@@ -195,7 +196,7 @@ export function itemQuerySchema(version: ApiVersion, kind: SessionKind) {
         : false,
     }),
   );
-}
+});
 
 /**
  * The image flags a parsed search body asks for, among those its route reads: a member the route does
