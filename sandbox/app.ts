@@ -157,7 +157,7 @@ async function handleApi(
       try {
         body = text.trim() === "" ? undefined : JSON.parse(text);
       } catch {
-        throw new HttpError(400, "malformed_json", "the request body is not valid JSON");
+        throw new HttpError(400, "malformed_json", "the request body is not valid JSON; send a JSON object");
       }
     }
     const params = c.req.param();

@@ -31,4 +31,8 @@ export const invalid = (message: string, fields: readonly FieldProblem[] = [], s
   new HttpError(status, "invalid_parameters", message, fields);
 /** 403 `not_found`: the spec answers an unknown id and another organization's id alike. */
 export const notFound = (what: string) =>
-  new HttpError(403, "not_found", `${what} does not exist or does not belong to this organization`);
+  new HttpError(
+    403,
+    "not_found",
+    `${what} does not exist or does not belong to this organization; check the id, and that the token is the owning organization's`,
+  );

@@ -102,7 +102,11 @@ function clearReplacedDisplays(patch: Record<string, unknown>): Record<string, u
 export function upsertSession(ctx: SandboxContext, input: SessionUpsert): SessionRecord {
   const request = SessionUpsert.parse(input);
   const users = ctx.store.users.get(request.organization);
-  if (!users) throw invalid(`organization ${request.organization} is not in the seed`);
+  if (!users) {
+    throw invalid(
+      `organization ${request.organization} is not in the seed; name one of the seed's organizations`,
+    );
+  }
   const username = request.user ?? [...users][0] ?? `${request.organization}-api`;
   const session = ctx.store.upsertSession(
     request.organization,

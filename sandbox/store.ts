@@ -155,7 +155,7 @@ export class SandboxStore {
       throw new HttpError(
         409,
         "webhook_limit",
-        `the organization already has ${MAX_ACTIVE_WEBHOOKS} active webhooks`,
+        `the organization already has ${MAX_ACTIVE_WEBHOOKS} active webhooks, the most it may have; deactivate one before creating another`,
       );
     }
     const record: WebhookRecord = {
@@ -271,7 +271,11 @@ export class SandboxStore {
   deactivateDomain(token: TokenRecord, uuid: string): void {
     const domain = this.domains.get(uuid);
     if (!domain?.active || domain.organization !== token.organization) {
-      throw new HttpError(400, "domain_not_registered", `domain ${uuid} is not registered`);
+      throw new HttpError(
+        400,
+        "domain_not_registered",
+        `domain ${uuid} is not registered to this organization (never registered, or already deactivated); register it again to use it`,
+      );
     }
     const users = this.activeWebhooks(token.organization).filter(
       (w) => new URL(w.endpoint).hostname === domain.name,
@@ -298,7 +302,9 @@ export class SandboxStore {
     const existing = serviceId === undefined ? undefined : this.sessions.get(serviceId);
     if (existing) {
       if (existing.organization !== organization || existing.kind !== kind) {
-        throw invalid(`session ${serviceId} belongs to another organization or kind`);
+        throw invalid(
+          `session ${serviceId} belongs to another organization or kind; omit service_id to create a new session`,
+        );
       }
       existing.item = deepMerge(existing.item, patch);
       existing.updateCounter += 1;
