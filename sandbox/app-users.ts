@@ -1,5 +1,5 @@
 /** An end user of a customer's app, as authorize-user and the login voucher know it (spec 5). */
-export interface AppUser {
+interface AppUser {
   readonly organization: string;
   readonly uniqueUserId: string;
   readonly username: string;
@@ -10,7 +10,7 @@ export interface AppUser {
 }
 
 /** The username of an app user: the organization name joined to the unique_user_id with a hyphen. */
-export function appUsername(organization: string, uniqueUserId: string): string {
+function appUsername(organization: string, uniqueUserId: string): string {
   return `${organization}-${uniqueUserId}`;
 }
 

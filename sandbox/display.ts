@@ -13,7 +13,7 @@ const pad = (n: number, width = 2) => String(n).padStart(width, "0");
  * in English (`2026-01-01T09:30:00.250Z`) and the Japanese date order with slashes in Japanese
  * (`2026/01/01 09:30:00.250 UTC`).
  */
-export function timestampDisplay(ms: number, language: Language): string {
+function timestampDisplay(ms: number, language: Language): string {
   const d = new Date(ms);
   if (language === "en") return d.toISOString();
   const date = `${d.getUTCFullYear()}/${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())}`;

@@ -10,7 +10,7 @@ const REGIONS = ["overview", "detail"] as const;
 const TYPES = ["thumbnail", "high_resolution"] as const;
 
 /** Why an image URL is refused, or undefined when it may be served. */
-export type ImageRefusal = { status: 403 | 410; code: string; message: string } | undefined;
+type ImageRefusal = { status: 403 | 410; code: string; message: string } | undefined;
 
 /**
  * Temporary image URLs (spec 2.5): presigned, so nothing is stored per URL, and expiring

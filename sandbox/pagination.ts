@@ -9,7 +9,7 @@ import { invalid } from "./http-errors";
  */
 
 /** A sort key: compared element by element, smallest first. */
-export type SortKey = readonly number[];
+type SortKey = readonly number[];
 
 /** How a listing is ordered: the sort key of each item, always `length` numbers long. */
 export interface Ordering<T> {
@@ -48,7 +48,7 @@ function decodeCursor(cursor: string, length: number): SortKey {
 }
 
 /** One page of results and the cursor of the next one (null on the last page). */
-export interface PageOf<T> {
+interface PageOf<T> {
   readonly items: T[];
   readonly next_cursor: string | null;
 }

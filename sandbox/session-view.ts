@@ -9,7 +9,7 @@ import { baseItem } from "./render";
 import type { SessionRecord } from "./store";
 
 /** A note on a successful answer that part of an item is unavailable (spec 2.3). */
-export interface Warning {
+interface Warning {
   readonly code: string;
   readonly message: string;
   /** The item the warning is about; search answers carry warnings for several items. */
@@ -17,7 +17,7 @@ export interface Warning {
 }
 
 /** What a caller sees of a fingerprint's parent: nothing, the parent, or `{}` with a warning. */
-export interface ParentView {
+interface ParentView {
   readonly parent?: Record<string, unknown>;
   readonly warning?: Warning;
 }

@@ -30,6 +30,3 @@ export const listPageBodySchema = memoize((version: ApiVersion) =>
     z.looseObject({ limit: pageLimitSchema(VERSION_TRAITS[version].listPage), cursor: PageCursor }),
   ),
 );
-
-/** What `listPageBodySchema` yields: the limit to use and the cursor (null for the first page). */
-export type ListPageBody = z.output<ReturnType<typeof listPageBodySchema>>;

@@ -38,9 +38,9 @@ export const V1_SEARCH_FILTER_KEYS: Readonly<Record<SessionKind, readonly string
 };
 
 /** A filter on this key also needs a filter on `IDENTIFIER_NEEDS` (spec 4.2). */
-export const IDENTIFIER_KEY = "text_fields.identifier";
+const IDENTIFIER_KEY = "text_fields.identifier";
 /** The filter that must accompany a filter on `IDENTIFIER_KEY`. */
-export const IDENTIFIER_NEEDS = "properties.brand.id";
+const IDENTIFIER_NEEDS = "properties.brand.id";
 
 /** How a filter compares text fields: `canonical` (same letters and digits, any case) or `verbatim`. */
 export const TEXT_MATCHES = ["canonical", "verbatim"] as const;
@@ -96,7 +96,7 @@ export function filterValues(filter: Pick<SearchFilter, "value" | "values">): re
 const RangeBound = z.number("must be Unix epoch seconds or null").int("must be whole seconds").nullish();
 
 /** `range`: earliest and latest creation time, Unix epoch seconds, each end optional and inclusive. */
-export const SearchRange = z
+const SearchRange = z
   .object({ start: RangeBound, end: RangeBound })
   .refine((r) => r.start == null || r.end == null || r.start <= r.end, {
     message: "start must not be after end",
