@@ -1,7 +1,15 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ManualClock, type Sandbox, startSandbox } from "../sandbox/index";
-import { HOOKS_TOKEN, HOST, OTHER_TOKEN, PLAIN_TOKEN, SECRET, testSeed } from "./helpers/fixtures";
+import {
+  HOOKS_TOKEN,
+  HOST,
+  OTHER_HOST,
+  OTHER_TOKEN,
+  PLAIN_TOKEN,
+  SECRET,
+  testSeed,
+} from "./helpers/fixtures";
 import { plainApi } from "./helpers/http";
 import { type OriginAnswer, startOrigin, type TestOrigin } from "./helpers/origin";
 import { hookBody, registerDomain as registerDomainVia } from "./helpers/world";
@@ -510,6 +518,35 @@ describe("sessions and deliveries", () => {
       body: { filters: [{ key: "nope", value: "x" }] },
     });
     expect(badKey.status).toBe(400);
+  });
+});
+
+describe("admin output", () => {
+  it("never shows a secret key, register token, API token or issued credential", async () => {
+    await registerDomain();
+    const pending = await api("POST", "/v2/domains/start_registration", {
+      body: { domain_name: OTHER_HOST },
+    });
+    await api("POST", "/v2/webhooks", { body: hookBody() });
+    const voucher = await api("POST", "/v2/integrations/app-login-voucher", {
+      body: { unique_user_id: "user-0001", email: "a@example.com" },
+    });
+    const signed = await api("POST", "/v2/integrations/authorize-user", {
+      body: { unique_user_id: "user-0001", email: "a@example.com", sdk_authorization_request: "r" },
+    });
+    sandbox.upsertSession({ organization: "acme", kind: "authentication" });
+    await sandbox.deliveriesIdle();
+    const secrets = [
+      SECRET,
+      HOOKS_TOKEN,
+      pending.json.register_token,
+      voucher.json.login_voucher,
+      signed.json.signed_authorization_request,
+    ];
+    for (const route of ["/_sandbox/state", "/_sandbox/requests", "/_sandbox/deliveries", "/_sandbox"]) {
+      const text = await (await fetch(`${sandbox.url}${route}`)).text();
+      for (const secret of secrets) expect(text, route).not.toContain(secret);
+    }
   });
 });
 
