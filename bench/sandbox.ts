@@ -1,7 +1,9 @@
 /**
  * npm run bench:sandbox
  * 1. Requests per second for a mixed webhook, domain and search load from 50 concurrent clients, rate
- *    limiting off. The load runs in a worker thread, so the sandbox has the main thread to itself.
+ *    limiting off: 10 clients cycle webhooks through create/get/search/deactivate, 5 cycle domains
+ *    through start/finish (with its verification fetch)/search/deactivate, and the rest search. The
+ *    load runs in a worker thread, so the sandbox has the main thread (and the stand-in host) to itself.
  * 2. Resident memory after 10,000 stored sessions, measured first, before the load runs.
  */
 import { createServer } from "node:http";
@@ -14,6 +16,10 @@ const TOKEN = "bench-token";
 const HOST = "hooks.bench.test";
 const SECONDS = 5;
 const CLIENTS = 50;
+const WEBHOOK_CLIENTS = 10;
+const DOMAIN_CLIENTS = 5;
+/** The hostname each domain-cycling client registers and removes, over and over. */
+const cycledDomain = (i: number) => `d${i}.bench.test`;
 
 async function load(url: string): Promise<{ requests: number; seconds: number; failures: number }> {
   const pool = new Pool(url, { connections: CLIENTS });
@@ -38,8 +44,7 @@ async function load(url: string): Promise<{ requests: number; seconds: number; f
     secret_key: "bench-secret-0123456789",
     filters: [{ key: "activity.name", value: "authentication" }],
   };
-  // At most 10 webhooks may be active, so 10 clients cycle through create/get/deactivate while the other
-  // 40 search webhooks and domains.
+  // At most 10 webhooks may be active, so 10 clients cycle through create/get/deactivate.
   const cycle = async (): Promise<number> => {
     const made = await call("POST", "/v2/webhooks", hookBody);
     await call("GET", `/v2/webhooks/${made.webhook_uuid}`);
@@ -47,6 +52,17 @@ async function load(url: string): Promise<{ requests: number; seconds: number; f
     await call("POST", "/v2/search/domains", {});
     await call("POST", `/v2/webhooks/${made.webhook_uuid}/deactivate`);
     return 5;
+  };
+  const domainCycle = async (i: number): Promise<number> => {
+    const domain_name = cycledDomain(i);
+    const start = await call("POST", "/v2/domains/start_registration", { domain_name });
+    const done = await call("POST", "/v2/domains/finish_registration", {
+      domain_name,
+      verifier: start.verifier,
+    });
+    await call("POST", "/v2/search/domains", { limit: 20 });
+    await call("POST", `/v2/domains/${done.domain_uuid}/deactivate`);
+    return 4;
   };
   const searches = async (): Promise<number> => {
     await call("POST", "/v2/search/webhooks", {});
@@ -60,7 +76,12 @@ async function load(url: string): Promise<{ requests: number; seconds: number; f
   await Promise.all(
     Array.from({ length: CLIENTS }, async (_, i) => {
       while (performance.now() < deadline) {
-        const n = i < 10 ? await cycle() : await searches();
+        const n =
+          i < WEBHOOK_CLIENTS
+            ? await cycle()
+            : i < WEBHOOK_CLIENTS + DOMAIN_CLIENTS
+              ? await domainCycle(i)
+              : await searches();
         requests += n;
       }
     }),
@@ -71,19 +92,25 @@ async function load(url: string): Promise<{ requests: number; seconds: number; f
 }
 
 async function main(): Promise<void> {
-  const files = new Map<string, string>();
-  const origin = createServer((req, res) => res.end(files.get(req.url ?? "") ?? ""));
+  // The stand-in for every bench host publishes the register token of whichever registration is pending.
+  let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
+  const origin = createServer((req, res) => {
+    const verifier = (req.url ?? "").split("/").pop();
+    const pending = [...(sandbox?.store.pending.values() ?? [])].find((p) => p.verifier === verifier);
+    res.end(pending?.registerToken ?? "");
+  });
   await new Promise<void>((r) => origin.listen(0, "127.0.0.1", r));
-  const sandbox = await startSandbox({
+  const originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+  const hostnames = [HOST, ...Array.from({ length: CLIENTS }, (_, i) => cycledDomain(i))];
+  sandbox = await startSandbox({
     seed: {
       organizations: [{ name: "bench", users: ["bench-user"], tokens: [{ token: TOKEN, webhooks: true }] }],
-      hosts: { [HOST]: `http://127.0.0.1:${(origin.address() as AddressInfo).port}` },
+      hosts: Object.fromEntries(hostnames.map((h) => [h, originUrl])),
       settings: { rateLimitPerSecond: 0 },
     },
   });
-  const start = sandbox.store.startRegistration(sandbox.store.tokens.get(TOKEN)!, HOST);
-  files.set(`/service_url_registration/${start.verifier}`, start.registerToken);
-  sandbox.store.completeRegistration(sandbox.store.tokens.get(TOKEN)!, start);
+  const token = sandbox.store.tokens.get(TOKEN)!;
+  sandbox.store.completeRegistration(token, sandbox.store.startRegistration(token, HOST));
 
   global.gc?.();
   const before = process.memoryUsage();

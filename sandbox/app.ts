@@ -1,11 +1,14 @@
-import type { HttpBindings } from "@hono/node-server";
 import { type Context, Hono } from "hono";
 import { toRouterPath } from "../provider/api/path";
 import { ROUTES, type Route, type RouteName } from "../provider/api/routes";
-import type { ApiHandler, SandboxContext } from "./context";
-import { HttpError } from "./http-errors";
+import { negotiateLanguage } from "./accept-language";
+import type { ApiHandler, SandboxContext, SandboxEnv } from "./context";
+import { HttpError, invalid } from "./http-errors";
+import { controlCharacterIn } from "./inputs";
 import { ADMIN_ROUTES, mountAdmin } from "./routes/admin";
 import { domainHandlers } from "./routes/domains";
+import { mountImages } from "./routes/images";
+import { integrationHandlers } from "./routes/integrations";
 import { sessionHandlers } from "./routes/sessions";
 import { webhookHandlers } from "./routes/webhooks";
 
@@ -14,9 +17,10 @@ const HANDLERS: Record<RouteName, ApiHandler> = {
   ...webhookHandlers,
   ...domainHandlers,
   ...sessionHandlers,
+  ...integrationHandlers,
 };
 
-type Env = { Bindings: HttpBindings };
+type Env = SandboxEnv;
 const REQUEST_LOG_LIMIT = 100_000;
 
 /**
@@ -35,6 +39,7 @@ export function createSandboxApp(ctx: SandboxContext): Hono<Env> {
   });
 
   mountAdmin(app, ctx);
+  mountImages(app, ctx);
   let requestCounter = 0;
 
   for (const name of Object.keys(ROUTES) as RouteName[]) {
@@ -104,13 +109,32 @@ async function handleApi(
     );
   }
   try {
+    if (fault?.drop && !c.env?.incoming?.socket) {
+      throw new HttpError(
+        500,
+        "drop_unsupported",
+        "a drop fault needs the sandbox served by startSandbox or the bin, which own the connection",
+      );
+    }
     const raw = c.req.header("authorization");
     const wait = ctx.limiter.take(raw ?? "");
     if (wait !== undefined) {
-      throw new HttpError(429, "rate_limited", "rate limit exceeded", [], { "retry-after": String(wait) });
+      throw new HttpError(
+        429,
+        "rate_limited",
+        `rate limit of ${ctx.settings.rateLimitPerSecond} requests per second for this token exceeded; retry after ${wait} s`,
+        [],
+        { "retry-after": String(wait) },
+      );
     }
     const token = ctx.store.tokens.get(tokenFrom(raw) ?? "");
-    if (!token) throw new HttpError(401, "unauthorized", "the API token is missing or invalid");
+    if (!token) {
+      throw new HttpError(
+        401,
+        "unauthorized",
+        "the API token is missing or invalid; send Authorization: Token <API_TOKEN> with a token of the seed",
+      );
+    }
     const version = c.req.header("api-version");
     if (version === undefined || !route.accepts.includes(version)) {
       throw new HttpError(
@@ -119,8 +143,13 @@ async function handleApi(
         `Api-Version ${version === undefined ? "is missing" : `${version} is not accepted`}; ${route.path} takes ${route.accepts.join(" or ")}`,
       );
     }
+    const language = negotiateLanguage(c.req.header("accept-language"));
     if (route.webhooksFeature && !token.webhooks) {
-      throw new HttpError(403, "webhooks_not_enabled", "this API token does not have webhooks enabled");
+      throw new HttpError(
+        403,
+        "webhooks_not_enabled",
+        "this API token does not have webhooks enabled; use a token with webhooks enabled (webhooks: true in the seed)",
+      );
     }
     let body: unknown;
     if (route.method === "POST") {
@@ -128,14 +157,27 @@ async function handleApi(
       try {
         body = text.trim() === "" ? undefined : JSON.parse(text);
       } catch {
-        throw new HttpError(400, "malformed_json", "the request body is not valid JSON");
+        throw new HttpError(400, "malformed_json", "the request body is not valid JSON; send a JSON object");
       }
     }
-    const result = await handler({ token, version: route.version, params: c.req.param(), body }, ctx);
+    const params = c.req.param();
+    const query = c.req.query();
+    const control = controlCharacterIn(body) ?? controlCharacterIn({ ...params, ...query });
+    if (control) throw invalid(`invalid parameters: ${control.field} ${control.message}`, [control]);
+    const call = {
+      token,
+      version: route.version,
+      params,
+      query,
+      body,
+      language,
+      origin: new URL(c.req.url).origin,
+    };
+    const result = await handler(call, ctx);
     record(200);
     if (fault?.drop) {
       // "Apply, then drop": the change is made, and the caller never hears of it.
-      c.env.incoming.socket.destroy();
+      c.env.incoming!.socket.destroy();
     }
     return c.json(result as object, 200);
   } catch (error) {

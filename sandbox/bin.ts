@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
-import { DEMO_TOKEN, startSandbox } from "./index";
+import { DEFAULT_PORT, DEMO_TOKEN, startSandbox } from "./index";
 
-const USAGE =
-  "usage: service-sandbox --port <n> [--host 127.0.0.1] [--seed <file.json>] [--serve-dir <folder>]";
+const USAGE = `usage: service-sandbox [--port <n>, default ${DEFAULT_PORT}; 0 picks a free one] [--host 127.0.0.1] [--seed <file.json>] [--serve-dir <folder>]`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -20,8 +19,8 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const port = Number(values.port ?? "");
-  if (values.port === undefined || !Number.isInteger(port) || port < 0 || port > 65535) {
+  const port = Number(values.port ?? DEFAULT_PORT);
+  if (values.port?.trim() === "" || !Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`--port must be a port number (0 picks a free one)\n${USAGE}`);
   }
   const sandbox = await startSandbox({

@@ -8,6 +8,7 @@ export interface SandboxClock {
   schedule(fn: () => void, ms: number): () => void;
 }
 
+/** The wall clock, with timers that never keep the process alive. */
 export const realClock: SandboxClock = {
   now: () => Date.now(),
   schedule(fn, ms) {
@@ -17,6 +18,7 @@ export const realClock: SandboxClock = {
   },
 };
 
+/** A clock that moves only when a test calls `advance`, running the timers that fall due in order. */
 export class ManualClock implements SandboxClock {
   private current: number;
   private timers: { at: number; fn: () => void; id: number }[] = [];
@@ -49,9 +51,5 @@ export class ManualClock implements SandboxClock {
       due.fn();
     }
     this.current = target;
-  }
-
-  pendingTimers(): number {
-    return this.timers.length;
   }
 }

@@ -1,14 +1,23 @@
+import type { HttpBindings } from "@hono/node-server";
 import type { z } from "zod";
+import type { Language } from "../provider/api/languages";
 import { formatPath } from "../provider/api/rules";
 import type { ApiVersion } from "../provider/api/versions";
+import type { AppUsers } from "./app-users";
 import type { SandboxClock } from "./clock";
 import type { Deliverer } from "./deliveries";
 import type { FaultTable } from "./faults";
 import { invalid } from "./http-errors";
+import type { ImageUrls } from "./images";
 import type { SlidingWindowLimiter } from "./rate-limit";
 import type { Settings } from "./seed";
+import type { Signer } from "./signer";
 import type { SandboxStore, TokenRecord } from "./store";
 
+/** The Hono environment of the sandbox app: @hono/node-server's bindings, absent when mounted elsewhere. */
+export type SandboxEnv = { Bindings: Partial<HttpBindings> };
+
+/** One API request the sandbox answered, as `GET /_sandbox/requests` lists it. */
 export interface RequestRecord {
   readonly method: string;
   readonly path: string;
@@ -18,6 +27,7 @@ export interface RequestRecord {
   readonly at: number;
 }
 
+/** Everything a handler may reach: the state, the settings and the sandbox's services. */
 export interface SandboxContext {
   readonly store: SandboxStore;
   readonly deliverer: Deliverer;
@@ -28,16 +38,27 @@ export interface SandboxContext {
   readonly limiter: SlidingWindowLimiter;
   readonly requests: RequestRecord[];
   readonly serveDir: string | undefined;
+  /** Signs what the sandbox hands out and checks it when it comes back. */
+  readonly signer: Signer;
+  readonly images: ImageUrls;
+  readonly appUsers: AppUsers;
 }
 
+/** One API request after the common checks: who calls, in which generation and language, with what. */
 export interface ApiCall {
   readonly token: TokenRecord;
   /** The generation of the route (a v1 route called with 1.3 is still 1.4-shaped). */
   readonly version: ApiVersion;
   readonly params: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string>>;
   readonly body: unknown;
+  /** The Accept-Language the display strings of the answer follow. */
+  readonly language: Language;
+  /** `http://host:port` as the caller reached the sandbox, for the absolute URLs an answer carries. */
+  readonly origin: string;
 }
 
+/** The handler of one route of the route table: its answer is sent as JSON with 200. */
 export type ApiHandler = (call: ApiCall, ctx: SandboxContext) => unknown | Promise<unknown>;
 
 /** Validates a request body, answering 400 (or `status`) with every field at fault. */

@@ -1,10 +1,12 @@
 import { createHmac } from "node:crypto";
 import type { SandboxClock } from "./clock";
+import { lookup } from "./item-path";
 import { outboundUrl } from "./outbound";
 import { renderDeliveryItem } from "./render";
 import type { Settings } from "./seed";
 import type { SessionRecord, WebhookRecord } from "./store";
 
+/** One attempt to deliver one snapshot to one webhook, as `GET /_sandbox/deliveries` lists it. */
 export interface DeliveryAttempt {
   readonly webhookUuid: string;
   readonly serviceId: string;
@@ -17,8 +19,21 @@ export interface DeliveryAttempt {
   readonly delivered: boolean;
   /** The raw body that was signed and sent. */
   readonly body: string;
+  /** The Service-Signature header it was sent with, to check with verifySignature or openssl. */
+  readonly signature: string;
 }
 
+/** One snapshot on its way to one webhook; every attempt sends the same signed body. */
+interface Delivery {
+  readonly hook: WebhookRecord;
+  readonly serviceId: string;
+  readonly updateCounter: number;
+  readonly body: string;
+  readonly signature: string;
+  readonly firstAt: number;
+}
+
+/** The `Service-Signature` header of a delivery body: `SHA256:` and the base64 HMAC-SHA256 under the secret key. */
 export function signatureFor(body: string, secretKey: string): string {
   return `SHA256:${createHmac("sha256", secretKey).update(body).digest("base64")}`;
 }
@@ -26,15 +41,6 @@ export function signatureFor(body: string, secretKey: string): string {
 /** Does a webhook's filter list select this session? */
 export function matches(hook: WebhookRecord, session: SessionRecord): boolean {
   return hook.filters.every((f) => f.values.includes(String(lookup(session.item, f.key) ?? "")));
-}
-
-export function lookup(item: Record<string, unknown>, dotted: string): unknown {
-  let value: unknown = item;
-  for (const part of dotted.split(".")) {
-    if (typeof value !== "object" || value === null) return undefined;
-    value = (value as Record<string, unknown>)[part];
-  }
-  return value;
 }
 
 /**
@@ -56,10 +62,20 @@ export class Deliverer {
     const body = JSON.stringify({
       channel: hook.channel,
       item_count: 1,
-      items: [renderDeliveryItem(session, hook.version)],
+      items: [renderDeliveryItem(session, hook.version, hook.language)],
       webhook_uuid: hook.uuid,
     });
-    this.attempt(hook, session, body, 1, this.clock.now());
+    this.attempt(
+      {
+        hook,
+        serviceId: session.serviceId,
+        updateCounter: session.updateCounter,
+        body,
+        signature: signatureFor(body, hook.secretKey),
+        firstAt: this.clock.now(),
+      },
+      1,
+    );
   }
 
   /** Resolves once no attempt is running (retries that are only scheduled do not count). */
@@ -67,41 +83,34 @@ export class Deliverer {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  pendingRetries(): number {
-    return this.cancels.size;
-  }
-
   stop(): void {
     for (const cancel of this.cancels) cancel();
     this.cancels.clear();
   }
 
-  private attempt(
-    hook: WebhookRecord,
-    session: SessionRecord,
-    body: string,
-    n: number,
-    firstAt: number,
-  ): void {
-    const run = this.send(hook, body).then(({ status, error }) => {
+  private attempt(delivery: Delivery, n: number): void {
+    // A webhook deactivated since this attempt was scheduled gets nothing more (spec 3.2).
+    if (!delivery.hook.active) return;
+    const run = this.send(delivery).then(({ status, error }) => {
       const delivered = status === 200;
       this.attempts.push({
-        webhookUuid: hook.uuid,
-        serviceId: session.serviceId,
-        updateCounter: session.updateCounter,
+        webhookUuid: delivery.hook.uuid,
+        serviceId: delivery.serviceId,
+        updateCounter: delivery.updateCounter,
         attempt: n,
         at: this.clock.now(),
         status,
         error,
         delivered,
-        body,
+        body: delivery.body,
+        signature: delivery.signature,
       });
-      if (delivered || !hook.active) return;
+      if (delivered) return;
       const delay = this.settings.deliveryRetryBaseSeconds * 1000 * 2 ** (n - 1);
-      if (this.clock.now() + delay - firstAt > this.settings.deliveryMaxSeconds * 1000) return;
+      if (this.clock.now() + delay - delivery.firstAt > this.settings.deliveryMaxSeconds * 1000) return;
       const cancel = this.clock.schedule(() => {
         this.cancels.delete(cancel);
-        this.attempt(hook, session, body, n + 1, firstAt);
+        this.attempt(delivery, n + 1);
       }, delay);
       this.cancels.add(cancel);
     });
@@ -109,15 +118,15 @@ export class Deliverer {
     void run.finally(() => this.inFlight.delete(run));
   }
 
-  private async send(hook: WebhookRecord, body: string): Promise<{ status?: number; error?: string }> {
+  private async send(delivery: Delivery): Promise<{ status?: number; error?: string }> {
     try {
-      const response = await fetch(outboundUrl(hook.endpoint, this.hosts), {
+      const response = await fetch(outboundUrl(delivery.hook.endpoint, this.hosts), {
         method: "POST",
         headers: {
           "content-type": "application/json",
-          "service-signature": signatureFor(body, hook.secretKey),
+          "service-signature": delivery.signature,
         },
-        body,
+        body: delivery.body,
         redirect: "manual",
         signal: AbortSignal.timeout(this.settings.outboundTimeoutMs),
       });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+/** A fault to arm: which requests it hits, how many times, and what it does to them. */
 export const FaultSpec = z
   .object({
     method: z.enum(["GET", "POST"]),
@@ -20,6 +21,7 @@ export const FaultSpec = z
   .refine((f) => !(f.status !== undefined && f.drop === true), {
     message: "status and drop exclude each other",
   });
+/** A fault as armed, `count` defaulted. */
 export type FaultSpec = z.output<typeof FaultSpec>;
 
 /** Faults armed for the next N requests that match a method and path. */

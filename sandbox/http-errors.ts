@@ -26,7 +26,13 @@ export class HttpError extends Error {
   }
 }
 
+/** 400 `invalid_parameters` (or `status`), naming the fields at fault. */
 export const invalid = (message: string, fields: readonly FieldProblem[] = [], status = 400) =>
   new HttpError(status, "invalid_parameters", message, fields);
+/** 403 `not_found`: the spec answers an unknown id and another organization's id alike. */
 export const notFound = (what: string) =>
-  new HttpError(403, "not_found", `${what} does not exist or does not belong to this organization`);
+  new HttpError(
+    403,
+    "not_found",
+    `${what} does not exist or does not belong to this organization; check the id, and that the token is the owning organization's`,
+  );

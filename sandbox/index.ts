@@ -1,95 +1,104 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { createSandboxApp } from "./app";
+import { DEFAULT_BASE_URL } from "../provider/client/config";
 import { ManualClock, realClock, type SandboxClock } from "./clock";
-import type { RequestRecord, SandboxContext } from "./context";
-import { Deliverer, type DeliveryAttempt, signatureFor } from "./deliveries";
-import { type FaultSpec, FaultTable } from "./faults";
-import { SlidingWindowLimiter } from "./rate-limit";
-import { DEMO_SEED, DEMO_TOKEN, loadSeedFile, Seed, type SeedInput, Settings } from "./seed";
-import { type SessionUpsert, upsertSession } from "./sessions";
-import { SandboxStore } from "./store";
+import type { RequestRecord } from "./context";
+import { createSandbox, type SandboxApp, type SandboxAppOptions, type SandboxControls } from "./create";
+import { type DeliveryAttempt, signatureFor } from "./deliveries";
+import type { FaultSpec } from "./faults";
+import { DEMO_SEED, DEMO_TOKEN, type SeedInput, type Settings } from "./seed";
+import type { SessionUpsert } from "./sessions";
 
-export type { DeliveryAttempt, FaultSpec, RequestRecord, SandboxClock, SeedInput, SessionUpsert };
-export { DEMO_SEED, DEMO_TOKEN, ManualClock, realClock, signatureFor };
+export type {
+  DeliveryAttempt,
+  FaultSpec,
+  RequestRecord,
+  SandboxApp,
+  SandboxAppOptions,
+  SandboxClock,
+  SandboxControls,
+  SeedInput,
+  SessionUpsert,
+  Settings,
+};
+export { createSandbox, DEMO_SEED, DEMO_TOKEN, ManualClock, realClock, signatureFor };
 
-export interface SandboxOptions {
+/** The port the bin listens on without `--port`: the one of the client's default base URL (8787). */
+export const DEFAULT_PORT = Number(new URL(DEFAULT_BASE_URL).port);
+
+/** Options of `startSandbox`: what the sandbox is made of, and where it listens. */
+export interface SandboxOptions extends SandboxAppOptions {
+  /** The port to listen on; 0 (the default) picks a free one. */
   readonly port?: number;
+  /** The address to listen on; loopback (127.0.0.1) by default. */
   readonly host?: string;
-  /** A seed object or the path of a seed file; the demo organization when omitted. */
-  readonly seed?: SeedInput | string;
-  /** Overrides of the seed's settings. */
-  readonly settings?: Partial<Settings>;
-  readonly clock?: SandboxClock;
-  /** A folder served at /_sandbox/origin/, usable as a `hosts` origin. */
-  readonly serveDir?: string;
 }
 
-export interface Sandbox {
+/** A listening sandbox. */
+export interface Sandbox extends SandboxControls {
   /** `http://127.0.0.1:<port>` */
   readonly url: string;
+  /** The port it listens on (the one picked when asked for 0). */
   readonly port: number;
+  /** Stops listening, drops open connections and cancels scheduled delivery retries. */
   close(): Promise<void>;
-  readonly store: SandboxStore;
-  readonly settings: Settings;
-  /** Every API request the sandbox answered, in order. */
-  requests(): readonly RequestRecord[];
-  deliveries(): readonly DeliveryAttempt[];
-  /** Resolves when no delivery attempt is running. */
-  deliveriesIdle(): Promise<void>;
-  addFault(fault: Partial<FaultSpec> & Pick<FaultSpec, "method" | "path">): void;
-  upsertSession(input: SessionUpsert): { serviceId: string; updateCounter: number };
 }
 
-function resolveSeed(seed: SandboxOptions["seed"]): Seed {
-  if (typeof seed === "string") return loadSeedFile(seed);
-  return Seed.parse(seed ?? DEMO_SEED);
+/** `startSandbox` could not listen where it was asked: the port is taken, or not ours to take. */
+export class SandboxListenError extends Error {
+  /** `port_in_use` when another process listens there, else `listen_failed`. */
+  readonly code: "port_in_use" | "listen_failed";
+
+  constructor(
+    /** The address it tried to listen on. */
+    readonly host: string,
+    /** The port it tried to listen on. */
+    readonly port: number,
+    cause: NodeJS.ErrnoException,
+  ) {
+    const inUse = cause.code === "EADDRINUSE";
+    super(
+      inUse
+        ? `port ${port} on ${host} is already in use (another sandbox may be running there); stop that process, or pick another port with --port <n> (0 picks a free one)`
+        : `cannot listen on ${host}:${port} (${cause.code ?? cause.message}); pick another port with --port <n> (0 picks a free one)`,
+      { cause },
+    );
+    this.name = "SandboxListenError";
+    this.code = inUse ? "port_in_use" : "listen_failed";
+  }
 }
 
-/** Starts the emulator on loopback. Port 0 (the default) picks a free port. */
+function listen(
+  app: SandboxApp,
+  host: string,
+  port: number,
+): Promise<{ server: ReturnType<typeof serve>; port: number }> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, port, hostname: host }, (info: AddressInfo) =>
+      resolve({ server, port: info.port }),
+    );
+    server.once("error", (error: NodeJS.ErrnoException) => reject(new SandboxListenError(host, port, error)));
+  });
+}
+
+/**
+ * Starts the emulator on loopback (a thin wrapper around `createSandbox`). Port 0 (the default) picks a
+ * free port. Rejects with a `SandboxListenError`, whose message is one line fit to print, when the port
+ * is taken.
+ */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const seed = resolveSeed(options.seed);
-  const settings = Settings.parse({ ...seed.settings, ...options.settings });
-  const clock = options.clock ?? realClock;
-  const store = new SandboxStore(seed, settings, clock);
-  const ctx: SandboxContext = {
-    store,
-    settings,
-    clock,
-    hosts: seed.hosts,
-    deliverer: new Deliverer(clock, settings, seed.hosts),
-    faults: new FaultTable(),
-    limiter: new SlidingWindowLimiter(settings.rateLimitPerSecond, clock),
-    requests: [],
-    serveDir: options.serveDir,
-  };
-  const app = createSandboxApp(ctx);
+  const app = createSandbox(options);
   const host = options.host ?? "127.0.0.1";
-  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>(
-    (resolve, reject) => {
-      const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, (info: AddressInfo) =>
-        resolve({ server: s, port: info.port }),
-      );
-      s.once("error", reject);
-    },
-  );
+  const { server, port } = await listen(app, host, options.port ?? 0);
   const urlHost = host.includes(":") ? `[${host}]` : host;
+  const { fetch: _fetch, stop, ...controls } = app;
   return {
+    ...controls,
     url: `http://${urlHost}:${port}`,
     port,
-    store,
-    settings,
-    requests: () => ctx.requests,
-    deliveries: () => ctx.deliverer.attempts,
-    deliveriesIdle: () => ctx.deliverer.idle(),
-    addFault: (fault) => ctx.faults.add({ count: 1, ...fault }),
-    upsertSession: (input) => {
-      const s = upsertSession(ctx, input);
-      return { serviceId: s.serviceId, updateCounter: s.updateCounter };
-    },
     close: () =>
       new Promise<void>((resolve) => {
-        ctx.deliverer.stop();
+        stop();
         if ("closeAllConnections" in server) server.closeAllConnections();
         server.close(() => resolve());
       }),

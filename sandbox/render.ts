@@ -1,10 +1,8 @@
+import type { Language } from "../provider/api/languages";
 import { toWireFilters } from "../provider/api/rules";
 import { type ApiVersion, VERSION_TRAITS } from "../provider/api/versions";
+import { localize, timestamp } from "./display";
 import type { DomainRecord, SessionRecord, WebhookRecord } from "./store";
-
-export function timestamp(ms: number): { display: string; epoch: number } {
-  return { display: new Date(ms).toISOString(), epoch: ms / 1000 };
-}
 
 const owner = (organization: string, user: string) => ({
   organization: { name: organization },
@@ -12,51 +10,61 @@ const owner = (organization: string, user: string) => ({
 });
 
 /** A webhook as the given generation shows it. The secret key is never part of it. */
-export function renderWebhook(hook: WebhookRecord, version: ApiVersion): Record<string, unknown> {
+export function renderWebhook(
+  hook: WebhookRecord,
+  version: ApiVersion,
+  language: Language,
+): Record<string, unknown> {
+  const traits = VERSION_TRAITS[version];
   return {
     webhook_uuid: hook.uuid,
     channel: hook.channel,
     endpoint: { type: "url", value: hook.endpoint },
     filters: toWireFilters(hook.filters),
     webhook_owner: owner(hook.organization, hook.user),
-    [VERSION_TRAITS[version].createTimeKey]: timestamp(hook.createdAt),
-    ...(version === "2.0" ? { format_options: {} } : {}),
+    [traits.createTimeKey]: timestamp(hook.createdAt, language),
+    ...(traits.webhookFormatOptions ? { format_options: {} } : {}),
   };
 }
 
-export function renderDomain(domain: DomainRecord, version: ApiVersion): Record<string, unknown> {
+/** A registered domain as the given generation lists it. */
+export function renderDomain(
+  domain: DomainRecord,
+  version: ApiVersion,
+  language: Language,
+): Record<string, unknown> {
   return {
     domain_uuid: domain.uuid,
     domain_name: domain.name,
     domain_owner: owner(domain.organization, domain.user),
-    [VERSION_TRAITS[version].createTimeKey]: timestamp(domain.createdAt),
+    [VERSION_TRAITS[version].createTimeKey]: timestamp(domain.createdAt, language),
   };
 }
 
-const V2_STATUS_ONLY = ["flag_reason_id", "flag_reason_display", "flag_message", "retake"] as const;
-const V2_DELIVERY_DROPS = ["flag_reason_id", "flag_reason_display", "flag_message"] as const;
-
 function withoutStatusKeys(item: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  if (keys.length === 0) return item;
   const status = { ...(item.status as Record<string, unknown>) };
   for (const key of keys) delete status[key];
   return { ...item, status };
 }
 
-/** A session item as GET and search show it in the given generation. */
-export function renderItem(session: SessionRecord, version: ApiVersion): Record<string, unknown> {
-  return version === "2.0" ? { ...session.item } : withoutStatusKeys(session.item, V2_STATUS_ONLY);
+/**
+ * The stored item in the given generation's shape, without the members that depend on the caller:
+ * `images` (the request's flags) and `fingerprint_parent` (who owns the parent now).
+ */
+export function baseItem(session: SessionRecord, version: ApiVersion): Record<string, unknown> {
+  const { images: _images, fingerprint_parent: _parent, ...item } = session.item;
+  return withoutStatusKeys(item, VERSION_TRAITS[version].itemStatusOmits);
 }
 
-/** A session item as a webhook delivers it (spec section 6). */
-export function renderDeliveryItem(session: SessionRecord, version: ApiVersion): Record<string, unknown> {
-  let item: Record<string, unknown> = {
-    ...renderItem(session, version),
-    update_counter: session.updateCounter,
-  };
-  delete item.fingerprint_parent;
-  if (version === "2.0") {
-    delete item.timestamp;
-    item = withoutStatusKeys(item, V2_DELIVERY_DROPS);
-  }
-  return item;
+/** A session item as a webhook of the given generation and language delivers it (spec section 6). */
+export function renderDeliveryItem(
+  session: SessionRecord,
+  version: ApiVersion,
+  language: Language,
+): Record<string, unknown> {
+  const omits = VERSION_TRAITS[version].deliveryOmits;
+  const { timestamp: stamp, ...rest } = withoutStatusKeys(baseItem(session, version), omits.status);
+  const item = omits.timestamp ? rest : { ...rest, timestamp: stamp };
+  return localize({ ...item, update_counter: session.updateCounter }, language);
 }

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { REQUESTS_PER_SECOND } from "../provider/api/limits";
 
+/** The sandbox's tunables: every value the spec leaves "not shown", each with a documented default. */
 export const Settings = z.object({
   /** Requests per second per token; 0 turns the limit off. */
   rateLimitPerSecond: z.number().min(0).default(REQUESTS_PER_SECOND),
@@ -17,9 +18,15 @@ export const Settings = z.object({
   deliveryRetryBaseSeconds: z.number().positive().default(1),
   /** How long one delivery attempt, or one verification fetch, may take. */
   outboundTimeoutMs: z.number().int().positive().default(5000),
+  /** Lifetime of an authentication config (`exp - iat`). */
+  configLifetimeSeconds: z.number().int().positive().default(3600),
+  /** Make supported-brands answer 503 ("temporarily unavailable; retry"). */
+  brandsUnavailable: z.boolean().default(false),
 });
+/** Settings with every default applied. */
 export type Settings = z.output<typeof Settings>;
 
+/** What a sandbox starts with: organizations, their users and tokens, stand-in hosts and settings. */
 export const Seed = z.object({
   organizations: z
     .array(
@@ -33,6 +40,8 @@ export const Seed = z.object({
               webhooks: z.boolean().default(false),
               /** The user that objects created with this token belong to; defaults to the first user. */
               user: z.string().optional(),
+              /** The token setting of spec 2.5: items carry a legacy `images.camera` without image flags. */
+              presign_camera_url: z.boolean().default(false),
             }),
           )
           .default([]),
@@ -43,11 +52,15 @@ export const Seed = z.object({
   hosts: z.record(z.string(), z.url()).default({}),
   settings: Settings.default(Settings.parse({})),
 });
+/** A seed with every default applied. */
 export type Seed = z.output<typeof Seed>;
+/** A seed as written in a seed file or passed to `startSandbox`. */
 export type SeedInput = z.input<typeof Seed>;
 
+/** The API token (webhooks enabled) of the demo organization the sandbox starts with when given no seed. */
 export const DEMO_TOKEN = "sandbox-demo-token";
 
+/** The seed used when none is given: the organization `demo`, two users, a webhooks token and a plain one. */
 export const DEMO_SEED: SeedInput = {
   organizations: [
     {
@@ -61,6 +74,7 @@ export const DEMO_SEED: SeedInput = {
   ],
 };
 
+/** Reads and checks a seed file, naming the file and the member at fault when it is wrong. */
 export function loadSeedFile(path: string): Seed {
   let json: unknown;
   try {

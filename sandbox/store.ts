@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import type { SessionKind } from "../provider/api/kinds";
+import type { Language } from "../provider/api/languages";
 import { MAX_ACTIVE_WEBHOOKS } from "../provider/api/limits";
 import type { CanonicalFilter } from "../provider/api/shapes";
 import type { ApiVersion } from "../provider/api/versions";
@@ -6,12 +8,16 @@ import type { SandboxClock } from "./clock";
 import { HttpError, invalid, notFound } from "./http-errors";
 import type { Seed, Settings } from "./seed";
 
+/** An API token of the seed and what it may do. */
 export interface TokenRecord {
   readonly organization: string;
   readonly webhooks: boolean;
   readonly user: string;
+  /** Items read with this token carry a legacy `images.camera` when no image flag is set. */
+  readonly presignCameraUrl: boolean;
 }
 
+/** A webhook as stored, its secret key included (never rendered). */
 export interface WebhookRecord {
   readonly uuid: string;
   readonly organization: string;
@@ -22,10 +28,15 @@ export interface WebhookRecord {
   readonly secretKey: string;
   /** The generation it was created with, which shapes its deliveries. */
   readonly version: ApiVersion;
+  /** The Accept-Language of its create request, which its deliveries' display strings follow. */
+  readonly language: Language;
   readonly createdAt: number;
+  /** Creation order, the listing order. */
+  readonly seq: number;
   active: boolean;
 }
 
+/** A registered (or, once deactivated, removed) domain. */
 export interface DomainRecord {
   readonly uuid: string;
   readonly organization: string;
@@ -33,9 +44,12 @@ export interface DomainRecord {
   readonly name: string;
   readonly verifier: string;
   readonly createdAt: number;
+  /** Creation order, the listing order. */
+  readonly seq: number;
   active: boolean;
 }
 
+/** A started domain registration waiting for its finish; its register token is a secret. */
 export interface PendingRegistration {
   readonly organization: string;
   readonly domainName: string;
@@ -44,13 +58,14 @@ export interface PendingRegistration {
   readonly expiresAt: number;
 }
 
-export type SessionKind = "authentication" | "fingerprint";
-
+/** An authentication or fingerprint session: its stored item and delivery bookkeeping. */
 export interface SessionRecord {
   readonly serviceId: string;
   readonly kind: SessionKind;
   readonly organization: string;
   readonly createdAt: number;
+  /** Creation order: it breaks ties between sessions of the same timestamp. */
+  readonly seq: number;
   item: Record<string, unknown>;
   updateCounter: number;
   updatedAt: number;
@@ -65,6 +80,7 @@ export class SandboxStore {
   readonly pending = new Map<string, PendingRegistration>();
   readonly sessions = new Map<string, SessionRecord>();
   private readonly failedFinishes = new Map<string, { count: number; blockedUntil: number }>();
+  private lastSeq = 0;
 
   constructor(
     seed: Seed,
@@ -78,6 +94,7 @@ export class SandboxStore {
           organization: org.name,
           webhooks: t.webhooks,
           user: t.user ?? org.users[0] ?? `${org.name}-api`,
+          presignCameraUrl: t.presign_camera_url,
         });
       }
     }
@@ -106,6 +123,7 @@ export class SandboxStore {
       filters: readonly CanonicalFilter[];
       secretKey: string;
       version: ApiVersion;
+      language: Language;
     },
     invalidStatus: number,
   ): WebhookRecord {
@@ -137,7 +155,7 @@ export class SandboxStore {
       throw new HttpError(
         409,
         "webhook_limit",
-        `the organization already has ${MAX_ACTIVE_WEBHOOKS} active webhooks`,
+        `the organization already has ${MAX_ACTIVE_WEBHOOKS} active webhooks, the most it may have; deactivate one before creating another`,
       );
     }
     const record: WebhookRecord = {
@@ -146,6 +164,7 @@ export class SandboxStore {
       user: token.user,
       ...input,
       createdAt: this.clock.now(),
+      seq: ++this.lastSeq,
       active: true,
     };
     this.webhooks.set(record.uuid, record);
@@ -182,28 +201,31 @@ export class SandboxStore {
     return this.activeDomains(organization).find((d) => d.name === name);
   }
 
-  /** The pending registration a finish refers to, after the expiry and blocking rules. */
-  pendingFor(token: TokenRecord, domainName: string, verifier: string): PendingRegistration {
-    const key = `${token.organization}\u0000${domainName}`;
-    const blocked = this.failedFinishes.get(key);
+  /** Refuses a finish with 429 while the domain is blocked after repeated failed finishes. */
+  assertFinishAllowed(organization: string, domainName: string): void {
+    const blocked = this.failedFinishes.get(`${organization}\u0000${domainName}`);
     const now = this.clock.now();
     if (blocked && blocked.blockedUntil > now) {
+      const wait = Math.ceil((blocked.blockedUntil - now) / 1000);
       throw new HttpError(
         429,
         "too_many_failed_attempts",
-        `too many failed verification attempts for ${domainName}; wait before trying again`,
+        `too many failed verification attempts for ${domainName}; wait ${wait} s before finishing again`,
         [],
-        { "retry-after": String(Math.ceil((blocked.blockedUntil - now) / 1000)) },
+        { "retry-after": String(wait) },
       );
     }
-    const registration = this.pending.get(`${token.organization}\u0000${verifier}`);
-    if (!registration || registration.domainName !== domainName) {
-      throw invalid(
-        `domain ${domainName} is not registered and has no pending verification with this verifier`,
-        [{ field: "verifier", message: "does not match a pending registration of this domain" }],
-      );
-    }
-    if (now >= registration.expiresAt) {
+  }
+
+  /** The live pending registration of `domainName` that `verifier` names; 400 once it has expired. */
+  pendingRegistration(
+    organization: string,
+    domainName: string,
+    verifier: string,
+  ): PendingRegistration | undefined {
+    const registration = this.pending.get(`${organization}\u0000${verifier}`);
+    if (!registration || registration.domainName !== domainName) return undefined;
+    if (this.clock.now() >= registration.expiresAt) {
       throw new HttpError(
         400,
         "verification_expired",
@@ -234,6 +256,7 @@ export class SandboxStore {
       name: registration.domainName,
       verifier: registration.verifier,
       createdAt: this.clock.now(),
+      seq: ++this.lastSeq,
       active: true,
     };
     this.domains.set(record.uuid, record);
@@ -248,7 +271,11 @@ export class SandboxStore {
   deactivateDomain(token: TokenRecord, uuid: string): void {
     const domain = this.domains.get(uuid);
     if (!domain?.active || domain.organization !== token.organization) {
-      throw new HttpError(400, "domain_not_registered", `domain ${uuid} is not registered`);
+      throw new HttpError(
+        400,
+        "domain_not_registered",
+        `domain ${uuid} is not registered to this organization (never registered, or already deactivated); register it again to use it`,
+      );
     }
     const users = this.activeWebhooks(token.organization).filter(
       (w) => new URL(w.endpoint).hostname === domain.name,
@@ -275,7 +302,9 @@ export class SandboxStore {
     const existing = serviceId === undefined ? undefined : this.sessions.get(serviceId);
     if (existing) {
       if (existing.organization !== organization || existing.kind !== kind) {
-        throw invalid(`session ${serviceId} belongs to another organization or kind`);
+        throw invalid(
+          `session ${serviceId} belongs to another organization or kind; omit service_id to create a new session`,
+        );
       }
       existing.item = deepMerge(existing.item, patch);
       existing.updateCounter += 1;
@@ -288,6 +317,7 @@ export class SandboxStore {
       kind,
       organization,
       createdAt: now,
+      seq: ++this.lastSeq,
       updatedAt: now,
       item: deepMerge(build(id), patch),
       updateCounter: 1,
@@ -297,6 +327,7 @@ export class SandboxStore {
   }
 }
 
+/** `base` with `patch` merged in, objects member by member, anything else replaced. */
 export function deepMerge(
   base: Record<string, unknown>,
   patch: Record<string, unknown>,

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -69,5 +70,53 @@ describe("the service-sandbox bin", () => {
     });
     expect(await exitCode(child)).toBe(2);
     expect(err).toMatch(/--port must be a port number/);
+  });
+
+  /**
+   * Runs the bin until it exits and returns its code and stderr lines. A bin that starts listening
+   * instead is stopped at once, so the test fails on its assertions rather than on a timeout.
+   */
+  async function failedRun(args: string[]): Promise<{ code: number | null; lines: string[] }> {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let err = "";
+    child.stderr!.on("data", (d: Buffer) => {
+      err += d.toString();
+    });
+    child.stdout!.on("data", (d: Buffer) => {
+      if (d.toString().includes("listening on")) child.kill("SIGTERM");
+    });
+    const code = await exitCode(child);
+    return { code, lines: err.trimEnd().split("\n") };
+  }
+
+  /** Holds 127.0.0.1:`port` until released; if something else already holds it, so much the better. */
+  async function hold(port: number): Promise<{ port: number; release(): Promise<void> }> {
+    const server: Server = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => resolve(true));
+    });
+    const address = bound ? (server.address() as { port: number }).port : port;
+    return { port: address, release: () => new Promise((r) => (bound ? server.close(() => r()) : r())) };
+  }
+
+  it("reports a busy port in one line, naming the port and how to pick another", async () => {
+    const held = await hold(0);
+    const { code, lines } = await failedRun(["--port", String(held.port)]);
+    await held.release();
+    expect(code).toBe(2);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      new RegExp(`^service-sandbox: port ${held.port} on 127\\.0\\.0\\.1 is already in use`),
+    );
+    expect(lines[0]).toMatch(/--port <n>/);
+  });
+
+  it("listens on 8787, the client's default, without --port", async () => {
+    const held = await hold(8787);
+    const { lines } = await failedRun([]);
+    await held.release();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/port 8787 on 127\.0\.0\.1 is already in use/);
   });
 });

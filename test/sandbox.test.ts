@@ -1,7 +1,15 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ManualClock, type Sandbox, startSandbox } from "../sandbox/index";
-import { HOOKS_TOKEN, HOST, OTHER_TOKEN, PLAIN_TOKEN, SECRET, testSeed } from "./helpers/fixtures";
+import {
+  HOOKS_TOKEN,
+  HOST,
+  OTHER_HOST,
+  OTHER_TOKEN,
+  PLAIN_TOKEN,
+  SECRET,
+  testSeed,
+} from "./helpers/fixtures";
 import { plainApi } from "./helpers/http";
 import { type OriginAnswer, startOrigin, type TestOrigin } from "./helpers/origin";
 import { hookBody, registerDomain as registerDomainVia } from "./helpers/world";
@@ -105,14 +113,67 @@ describe("domains", () => {
   it("finishes when the file holds exactly the token, and again idempotently", async () => {
     const first = await registerDomain();
     const again = await api("POST", "/v2/domains/finish_registration", {
-      body: { domain_name: HOST, verifier: "anything" },
+      body: { domain_name: HOST, verifier: first.verifier },
     });
+    expect(again.status).toBe(200);
     expect(again.json.domain_uuid).toBe(first.domain_uuid);
     const listed = await api("POST", "/v2/search/domains", { body: {} });
     expect(listed.json.items.map((d: { domain_uuid: string }) => d.domain_uuid)).toEqual([first.domain_uuid]);
     expect(listed.json.items[0].create_time.epoch).toBe(clock.now() / 1000);
     const v1 = await api("POST", "/v1/search/domains", { body: {} });
     expect(v1.json.items[0].create_timestamp).toBeDefined();
+  });
+
+  it("refuses a wrong verifier for a registered domain (regression: any verifier finished it)", async () => {
+    const first = await registerDomain();
+    const finish = (verifier: string) =>
+      api("POST", "/v2/domains/finish_registration", { body: { domain_name: HOST, verifier } });
+    const wrong = await finish("anything");
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.error.message).toMatch(/already registered.*not the one that registered it/);
+    expect(wrong.json.error.fields[0].field).toBe("verifier");
+    // A fresh start's verifier, with its file served, finishes to the same domain.
+    const start = await api("POST", "/v2/domains/start_registration", { body: { domain_name: HOST } });
+    origin.files.set(`/service_url_registration/${start.json.verifier}`, {
+      status: 200,
+      body: start.json.register_token,
+    });
+    const again = await finish(start.json.verifier);
+    expect(again.status).toBe(200);
+    expect(again.json.domain_uuid).toBe(first.domain_uuid);
+  });
+
+  it("counts wrong verifiers as failed finishes towards the 429", async () => {
+    await sandbox.close();
+    await boot({ maxFailedFinishAttempts: 2 });
+    await registerDomain();
+    const finish = () =>
+      api("POST", "/v2/domains/finish_registration", { body: { domain_name: HOST, verifier: "guess" } });
+    expect((await finish()).status).toBe(400);
+    expect((await finish()).status).toBe(400);
+    expect((await finish()).status).toBe(429);
+  });
+
+  it("answers not registered to a finish for a domain never started", async () => {
+    const res = await api("POST", "/v2/domains/finish_registration", {
+      body: { domain_name: "never.acme.test", verifier: "v" },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.error.message).toMatch(/not registered/);
+  });
+
+  it("lists 20 domains a page by default on v2 and 25 on v1.4", async () => {
+    const token = sandbox.store.tokens.get(HOOKS_TOKEN)!;
+    for (let i = 0; i < 26; i++) {
+      sandbox.store.completeRegistration(token, sandbox.store.startRegistration(token, `d${i}.acme.test`));
+    }
+    const v2 = await api("POST", "/v2/search/domains", { body: {} });
+    expect(v2.json.item_count).toBe(20);
+    const rest = await api("POST", "/v2/search/domains", { body: { cursor: v2.json.next_cursor } });
+    expect(rest.json).toMatchObject({ item_count: 6, next_cursor: null });
+    expect((await api("POST", "/v1/search/domains", { body: { limit: null } })).json.item_count).toBe(25);
+    for (const limit of [0, 21, 2.5])
+      expect((await api("POST", "/v2/search/webhooks", { body: { limit } })).status, String(limit)).toBe(400);
   });
 
   it.each<[string, OriginAnswer, RegExp]>([
@@ -207,6 +268,10 @@ describe("webhooks", () => {
       expect(text).not.toContain(SECRET);
     const v1 = await api("GET", `/v1/webhooks/${res.json.webhook_uuid}`);
     expect(v1.json.create_timestamp).toBeDefined();
+    // format_options is a v2-only member of the webhook resource (spec 2.6)
+    expect(res.json.format_options).toEqual({});
+    expect(v1.json).not.toHaveProperty("format_options");
+    expect(v1.json).not.toHaveProperty("create_time");
   });
 
   it.each([
@@ -453,6 +518,35 @@ describe("sessions and deliveries", () => {
       body: { filters: [{ key: "nope", value: "x" }] },
     });
     expect(badKey.status).toBe(400);
+  });
+});
+
+describe("admin output", () => {
+  it("never shows a secret key, register token, API token or issued credential", async () => {
+    await registerDomain();
+    const pending = await api("POST", "/v2/domains/start_registration", {
+      body: { domain_name: OTHER_HOST },
+    });
+    await api("POST", "/v2/webhooks", { body: hookBody() });
+    const voucher = await api("POST", "/v2/integrations/app-login-voucher", {
+      body: { unique_user_id: "user-0001", email: "a@example.com" },
+    });
+    const signed = await api("POST", "/v2/integrations/authorize-user", {
+      body: { unique_user_id: "user-0001", email: "a@example.com", sdk_authorization_request: "r" },
+    });
+    sandbox.upsertSession({ organization: "acme", kind: "authentication" });
+    await sandbox.deliveriesIdle();
+    const secrets = [
+      SECRET,
+      HOOKS_TOKEN,
+      pending.json.register_token,
+      voucher.json.login_voucher,
+      signed.json.signed_authorization_request,
+    ];
+    for (const route of ["/_sandbox/state", "/_sandbox/requests", "/_sandbox/deliveries", "/_sandbox"]) {
+      const text = await (await fetch(`${sandbox.url}${route}`)).text();
+      for (const secret of secrets) expect(text, route).not.toContain(secret);
+    }
   });
 });
 

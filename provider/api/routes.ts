@@ -41,6 +41,8 @@ const v2 = (method: Route["method"], path: string, extra: Partial<Route> = {}): 
 const NOTE = "not-shown.md: public third-party integration notes";
 const MIRROR = "not-shown.md: mirrors the v1 route";
 const search = { retrySafe: true } as const;
+/** A POST that only reads, so sending it again is harmless. */
+const readOnly = { retrySafe: true } as const;
 const hooks = { webhooksFeature: true } as const;
 
 export const ROUTES = {
@@ -70,6 +72,11 @@ export const ROUTES = {
   v2StartDomainRegistration: v2("POST", "/v2/domains/start_registration", hooks),
   v2FinishDomainRegistration: v2("POST", "/v2/domains/finish_registration", hooks),
   v2DeactivateDomain: v2("POST", "/v2/domains/{domain_uuid}/deactivate", hooks),
+
+  v2AuthorizeUser: v2("POST", "/v2/integrations/authorize-user"),
+  v2CreateLoginVoucher: v2("POST", "/v2/integrations/app-login-voucher", { inferred: NOTE }),
+  v2AuthenticationConfig: v2("POST", "/v2/config/authentications", { ...readOnly, inferred: NOTE }),
+  v2SupportedBrands: v2("POST", "/v2/catalog/brands", { ...readOnly, inferred: NOTE }),
 } as const satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof ROUTES;

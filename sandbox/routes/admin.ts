@@ -1,20 +1,23 @@
 import { resolve } from "node:path";
-import type { HttpBindings } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import type { Hono } from "hono";
-import type { SandboxContext } from "../context";
+import type { SandboxContext, SandboxEnv } from "../context";
 import { parseWith } from "../context";
 import { FaultSpec } from "../faults";
 import { HttpError } from "../http-errors";
 import { SessionUpsert, upsertSession } from "../sessions";
 
+/** The admin routes and what each does, as `GET /_sandbox` and the 404 answer list them. */
 export const ADMIN_ROUTES = {
   "GET /_sandbox": "this list",
   "POST /_sandbox/sessions":
     "create or change a session and deliver it: {organization, kind, service_id?, user?, item?}",
-  "GET /_sandbox/deliveries": "every delivery attempt: webhook, status, attempt number, signed body",
+  "GET /_sandbox/deliveries":
+    "every delivery attempt: webhook, status, attempt number, signed body and its Service-Signature header",
   "GET /_sandbox/requests": "every API request: method, path, route template, status",
-  "GET /_sandbox/state": "webhooks, domains and pending registrations (no secrets)",
+  "GET /_sandbox/state": "webhooks, domains, pending registrations and app users (no secrets)",
+  "GET /_sandbox/images/:service_id/:name":
+    "the images item answers link to: 200 while the URL is unexpired, 410 once expired, 403 if altered",
   "POST /_sandbox/faults":
     "arm a fault for the next N matching requests: {method, path, count?, status?, retryAfter?, delayMs?, drop?}",
   "DELETE /_sandbox/faults": "disarm every fault",
@@ -31,7 +34,7 @@ async function jsonBody(text: string): Promise<unknown> {
 }
 
 /** Test and demo controls. They take no API token: the sandbox only ever listens on loopback. */
-export function mountAdmin(app: Hono<{ Bindings: HttpBindings }>, ctx: SandboxContext): void {
+export function mountAdmin(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   app.get("/_sandbox", (c) => c.json({ routes: ADMIN_ROUTES }));
   app.post("/_sandbox/sessions", async (c) => {
     const body = parseWith(SessionUpsert, await jsonBody(await c.req.text()));
@@ -49,6 +52,7 @@ export function mountAdmin(app: Hono<{ Bindings: HttpBindings }>, ctx: SandboxCo
       webhooks: [...ctx.store.webhooks.values()].map(({ secretKey: _secret, ...rest }) => rest),
       domains: [...ctx.store.domains.values()],
       pending: [...ctx.store.pending.values()].map(({ registerToken: _token, ...rest }) => rest),
+      app_users: ctx.appUsers.all(),
     }),
   );
   app.post("/_sandbox/faults", async (c) => {

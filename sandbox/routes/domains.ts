@@ -1,58 +1,74 @@
 import { z } from "zod";
 import type { RouteName } from "../../provider/api/routes";
 import { Hostname } from "../../provider/api/rules";
-import { type ApiHandler, parseWith } from "../context";
-import { HttpError } from "../http-errors";
+import { type ApiCall, type ApiHandler, parseWith, type SandboxContext } from "../context";
+import { HttpError, invalid } from "../http-errors";
 import { listEnvelope } from "../pagination";
-import { renderDomain, timestamp } from "../render";
+import { renderDomain } from "../render";
+import type { DomainRecord } from "../store";
 import { checkVerificationFile } from "../verification";
 
 const StartBody = z.looseObject({ domain_name: Hostname });
 const FinishBody = z.looseObject({ domain_name: Hostname, verifier: z.string().min(1, "must not be empty") });
+
+const verificationUrl = (domainName: string, verifier: string) =>
+  `https://${domainName}/service_url_registration/${verifier}`;
 
 const start: ApiHandler = (call, { store }) => {
   const { domain_name } = parseWith(StartBody, call.body);
   const registration = store.startRegistration(call.token, domain_name);
   return {
     domain_name,
-    url: `https://${domain_name}/service_url_registration/${registration.verifier}`,
+    url: verificationUrl(domain_name, registration.verifier),
     verifier: registration.verifier,
     register_token: registration.registerToken,
     expires_at: new Date(registration.expiresAt).toISOString(),
   };
 };
 
-const finish: ApiHandler = async (call, { store, hosts, settings }) => {
+/** A finish whose verifier names no live registration: a failed attempt, counted towards the 429. */
+function refuseVerifier(call: ApiCall, ctx: SandboxContext, domainName: string, registered: boolean): never {
+  ctx.store.recordFailedFinish(call.token.organization, domainName);
+  const message = registered
+    ? `domain ${domainName} is already registered, and this verifier is not the one that registered it; send that verifier, or start registration again for a new one`
+    : `domain ${domainName} is not registered and has no pending verification with this verifier; start registration and send the verifier it returns`;
+  throw invalid(message, [{ field: "verifier", message: "does not match a registration of this domain" }]);
+}
+
+/**
+ * Finishes a registration (spec 3.2). A registered domain answers itself again for the verifier that
+ * registered it or for one from a fresh start whose file is served; any other verifier fails.
+ */
+const finish: ApiHandler = async (call, ctx) => {
+  const { store, hosts, settings } = ctx;
   const { domain_name, verifier } = parseWith(FinishBody, call.body);
-  const registered = store.registeredDomain(call.token.organization, domain_name);
-  const domain =
-    registered ??
-    (await (async () => {
-      const registration = store.pendingFor(call.token, domain_name, verifier);
-      const url = `https://${domain_name}/service_url_registration/${verifier}`;
-      const check = await checkVerificationFile(
-        url,
-        registration.registerToken,
-        hosts,
-        settings.outboundTimeoutMs,
+  const organization = call.token.organization;
+  store.assertFinishAllowed(organization, domain_name);
+  const registered = store.registeredDomain(organization, domain_name);
+  let domain: DomainRecord;
+  if (registered?.verifier === verifier) {
+    domain = registered;
+  } else {
+    const registration =
+      store.pendingRegistration(organization, domain_name, verifier) ??
+      refuseVerifier(call, ctx, domain_name, registered !== undefined);
+    const check = await checkVerificationFile(
+      verificationUrl(domain_name, verifier),
+      registration.registerToken,
+      hosts,
+      settings.outboundTimeoutMs,
+    );
+    if (!check.ok) {
+      store.recordFailedFinish(organization, domain_name);
+      throw new HttpError(
+        400,
+        "verification_failed",
+        `domain check failed for ${domain_name}: ${check.reason}`,
       );
-      if (!check.ok) {
-        store.recordFailedFinish(call.token.organization, domain_name);
-        throw new HttpError(
-          400,
-          "verification_failed",
-          `domain check failed for ${domain_name}: ${check.reason}`,
-        );
-      }
-      return store.completeRegistration(call.token, registration);
-    })());
-  return {
-    create_time: timestamp(domain.createdAt),
-    domain_name: domain.name,
-    domain_owner: { organization: { name: domain.organization }, user: { username: domain.user } },
-    domain_uuid: domain.uuid,
-    verifier: domain.verifier,
-  };
+    }
+    domain = store.completeRegistration(call.token, registration);
+  }
+  return { ...renderDomain(domain, call.version, call.language), verifier: domain.verifier };
 };
 
 const deactivate: ApiHandler = (call, { store }) => {
@@ -61,12 +77,11 @@ const deactivate: ApiHandler = (call, { store }) => {
 };
 
 const search: ApiHandler = (call, { store }) =>
-  listEnvelope(
-    call,
-    store.activeDomains(call.token.organization).sort((a, b) => a.createdAt - b.createdAt),
-    (d) => renderDomain(d, call.version),
+  listEnvelope(call, store.activeDomains(call.token.organization), (d) =>
+    renderDomain(d, call.version, call.language),
   );
 
+/** The handlers of the domain routes. */
 export const domainHandlers = {
   v2StartDomainRegistration: start,
   v2FinishDomainRegistration: finish,

@@ -1,3 +1,4 @@
+import { memoize } from "../../provider/api/memo";
 import type { RouteName } from "../../provider/api/routes";
 import { canonicalFilters, webhookCreateBodySchema } from "../../provider/api/rules";
 import { VERSION_TRAITS } from "../../provider/api/versions";
@@ -5,8 +6,10 @@ import { type ApiHandler, parseWith } from "../context";
 import { listEnvelope } from "../pagination";
 import { renderWebhook } from "../render";
 
+const createBodySchema = memoize(webhookCreateBodySchema);
+
 const create: ApiHandler = (call, { store }) => {
-  const body = parseWith(webhookCreateBodySchema(call.version), call.body);
+  const body = parseWith(createBodySchema(call.version), call.body);
   const hook = store.createWebhook(
     call.token,
     {
@@ -15,14 +18,15 @@ const create: ApiHandler = (call, { store }) => {
       filters: canonicalFilters(body.filters),
       secretKey: body.secret_key,
       version: call.version,
+      language: call.language,
     },
     VERSION_TRAITS[call.version].invalidCreateStatus,
   );
-  return renderWebhook(hook, call.version);
+  return renderWebhook(hook, call.version, call.language);
 };
 
 const get: ApiHandler = (call, { store }) =>
-  renderWebhook(store.ownActiveWebhook(call.token, call.params.webhook_uuid!), call.version);
+  renderWebhook(store.ownActiveWebhook(call.token, call.params.webhook_uuid!), call.version, call.language);
 
 const deactivate: ApiHandler = (call, { store }) => {
   store.deactivateWebhook(call.token, call.params.webhook_uuid!);
@@ -30,8 +34,11 @@ const deactivate: ApiHandler = (call, { store }) => {
 };
 
 const search: ApiHandler = (call, { store }) =>
-  listEnvelope(call, store.activeWebhooks(call.token.organization), (w) => renderWebhook(w, call.version));
+  listEnvelope(call, store.activeWebhooks(call.token.organization), (w) =>
+    renderWebhook(w, call.version, call.language),
+  );
 
+/** The handlers of the webhook routes. */
 export const webhookHandlers = {
   v1CreateWebhook: create,
   v2CreateWebhook: create,

@@ -52,7 +52,7 @@ export async function registerDomain(
     body: { domain_name: domain, verifier: start.json.verifier },
   });
   if (finish.status !== 200) throw new Error(`finish_registration answered ${finish.status}`);
-  return finish.json as { domain_uuid: string; domain_name: string };
+  return finish.json as { domain_uuid: string; domain_name: string; verifier: string };
 }
 
 /** A valid wire body for POST /v2/webhooks. */
