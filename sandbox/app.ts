@@ -98,16 +98,17 @@ async function handleApi(
     // A long-running sandbox keeps the recent log only.
     if (ctx.requests.length > 2 * REQUEST_LOG_LIMIT) ctx.requests.splice(0, REQUEST_LOG_LIMIT);
   };
+  // The service's clock, as the Date header shows it: clients read it to compare the service's
+  // timestamps with their own, and the sandbox's clock may be a test's ManualClock.
+  c.header("date", new Date(ctx.clock.now()).toUTCString());
   const fault = ctx.faults.take(route.method, c.req.path);
   if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
-  if (fault?.status !== undefined) {
-    record(fault.status);
-    if (fault.retryAfter !== undefined) c.header("retry-after", String(fault.retryAfter));
-    return c.json(
-      { error: { code: "injected_fault", message: `injected ${fault.status}` } },
-      fault.status as 500,
-    );
-  }
+  const injected = (status: number) => {
+    record(status);
+    if (fault?.retryAfter !== undefined) c.header("retry-after", String(fault.retryAfter));
+    return c.json({ error: { code: "injected_fault", message: `injected ${status}` } }, status as 500);
+  };
+  if (fault?.status !== undefined && !fault.apply) return injected(fault.status);
   try {
     if (fault?.drop && !c.env?.incoming?.socket) {
       throw new HttpError(
@@ -174,6 +175,7 @@ async function handleApi(
       origin: new URL(c.req.url).origin,
     };
     const result = await handler(call, ctx);
+    if (fault?.status !== undefined) return injected(fault.status);
     record(200);
     if (fault?.drop) {
       // "Apply, then drop": the change is made, and the caller never hears of it.

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
+import { resolveHost } from "../provider/client/hosts";
 import type { SandboxClock } from "./clock";
 import { lookup } from "./item-path";
-import { outboundUrl } from "./outbound";
 import { renderDeliveryItem } from "./render";
 import type { Settings } from "./seed";
 import type { SessionRecord, WebhookRecord } from "./store";
@@ -120,7 +120,7 @@ export class Deliverer {
 
   private async send(delivery: Delivery): Promise<{ status?: number; error?: string }> {
     try {
-      const response = await fetch(outboundUrl(delivery.hook.endpoint, this.hosts), {
+      const response = await fetch(resolveHost(delivery.hook.endpoint, this.hosts), {
         method: "POST",
         headers: {
           "content-type": "application/json",

@@ -7,8 +7,13 @@ export const FaultSpec = z
     /** An exact path, or a prefix ending in `*`. */
     path: z.string().startsWith("/"),
     count: z.number().int().positive().default(1),
-    /** Answer with this status instead of handling the request. */
+    /** Answer with this status instead of handling the request (or, with `apply`, after handling it). */
     status: z.number().int().min(400).max(599).optional(),
+    /**
+     * With `status`: handle the request first, then answer that status anyway. The change is made and the
+     * caller hears of a failure, as when a service fails after committing.
+     */
+    apply: z.boolean().optional(),
     retryAfter: z.number().int().min(0).optional(),
     /** Hold the request this long before handling it. */
     delayMs: z.number().int().min(0).max(60_000).optional(),
@@ -20,6 +25,9 @@ export const FaultSpec = z
   })
   .refine((f) => !(f.status !== undefined && f.drop === true), {
     message: "status and drop exclude each other",
+  })
+  .refine((f) => f.apply !== true || f.status !== undefined, {
+    message: "apply needs a status to answer after handling the request",
   });
 /** A fault as armed, `count` defaulted. */
 export type FaultSpec = z.output<typeof FaultSpec>;

@@ -1,5 +1,5 @@
 import { controlCharacterProblem } from "../provider/api/text";
-import type { FieldProblem } from "../provider/client/errors";
+import type { FieldProblem } from "../provider/errors/api";
 
 /**
  * The first string in a request input (a JSON body, path parameters or query) that holds a control

@@ -109,6 +109,13 @@ describe("through the real host: a create whose answer is lost", () => {
     expect(JSON.stringify(created.properties)).not.toContain(SECRET);
   });
 
+  it("adopts the webhook a create answered 503 after applying it left behind: one webhook (regression)", async () => {
+    const host = await run();
+    world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", status: 503, apply: true });
+    const created = await host.create(URN("orders"), await checked(host, "orders"));
+    expect((await active()).map((w) => w.webhook_uuid)).toEqual([created.id]);
+  });
+
   it("keeps a 503'd create in state as pending, and the next run creates exactly one", async () => {
     const first = await run();
     const inputs = await checked(first, "orders");

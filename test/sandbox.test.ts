@@ -569,6 +569,28 @@ describe("faults", () => {
     expect(listed.json.items).toHaveLength(1);
   });
 
+  it("applies a request, then answers a chosen status anyway", async () => {
+    await registerDomain();
+    await fetch(`${sandbox.url}/_sandbox/faults`, {
+      method: "POST",
+      body: JSON.stringify({ method: "POST", path: "/v2/webhooks", status: 503, apply: true }),
+    });
+    expect((await api("POST", "/v2/webhooks", { body: hookBody() })).status).toBe(503);
+    expect((await api("POST", "/v2/search/webhooks", { body: {} })).json.items).toHaveLength(1);
+    const refused = await fetch(`${sandbox.url}/_sandbox/faults`, {
+      method: "POST",
+      body: JSON.stringify({ method: "POST", path: "/v2/webhooks", apply: true }),
+    });
+    expect(refused.status).toBe(400);
+  });
+
+  it("sends the Date of its own clock", async () => {
+    const response = await fetch(`${sandbox.url}/v1/health`, {
+      headers: { authorization: `Token ${HOOKS_TOKEN}`, "api-version": "1.4" },
+    });
+    expect(Date.parse(response.headers.get("date")!)).toBe(Math.floor(clock.now() / 1000) * 1000);
+  });
+
   it("holds a request for a delay before handling it", async () => {
     sandbox.addFault({ method: "GET", path: "/v1/*", delayMs: 50 });
     const started = performance.now();

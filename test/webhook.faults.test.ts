@@ -100,6 +100,16 @@ describe("a create whose answer is lost", () => {
     },
   );
 
+  it.each([500, 503])(
+    "after a %i answered once the create was applied, adopts that webhook instead of making a second (regression)",
+    async (status) => {
+      world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", status, apply: true });
+      const made = await webhook.create(await checked());
+      expect((await active()).map((w) => w.webhook_uuid)).toEqual([made.id]);
+      expect(world.calls("/v2/webhooks")).toBe(1);
+    },
+  );
+
   it("after a create the service applied late, past the timeout, adopts it on the next run instead of creating", async () => {
     vi.stubEnv("SERVICE_TIMEOUT_SECONDS", "0.2");
     vi.stubEnv("SERVICE_RECONCILE_SECONDS", "0");

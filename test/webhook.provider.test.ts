@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ServiceError } from "../provider/errors/base";
 import { webhook } from "../provider/lifecycles";
 import { UNKNOWN } from "../provider/runtime/unknowns";
+import { ManualClock } from "../sandbox/index";
 import { HOOKS_TOKEN, HOST, OTHER_TOKEN, SECRET, webhookArgs } from "./helpers/fixtures";
 import { configureStack, nextProcess } from "./helpers/runtime";
 import { hookBody, registerDomain, startWorld, type World } from "./helpers/world";
@@ -233,6 +234,21 @@ describe("create", () => {
     expect(JSON.stringify(outs)).not.toContain(SECRET);
     expect(outs.secretKeyHash).toMatch(/^hmac-sha256:[0-9a-f]{32}:[0-9a-f]{64}$/);
     expect((await active()).map((w) => w.webhook_uuid)).toEqual([id]);
+  });
+
+  it("adopts the webhook its lost create made, not an identical one made a minute earlier", async () => {
+    await world.close();
+    // The sandbox's clock runs a minute ahead of this machine's: the provider must read the service's time.
+    const clock = new ManualClock(Date.now() + 60_000);
+    world = await startWorld({}, { clock });
+    await registerDomain(world);
+    configureStack(world.sandbox.url);
+    const earlier = (await world.api("POST", "/v2/webhooks", { body: hookBody() })).json.webhook_uuid;
+    clock.advance(60_000);
+    world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", drop: true });
+    const { id } = await created();
+    expect(id).not.toBe(earlier);
+    expect((await active()).map((w) => w.webhook_uuid).sort()).toEqual([earlier, id].sort());
   });
 
   it("will not guess between an identical webhook made just before and the one its lost create made", async () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ACCEPT_LANGUAGES, type ConnectionInput as ConnectionShape, exactly } from "./shapes";
+import { LANGUAGES } from "./languages";
+import { type ConnectionInput as ConnectionShape, exactly } from "./shapes";
 import { safeString } from "./text";
 import { API_VERSIONS } from "./versions";
 
@@ -11,7 +12,7 @@ export const BaseUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) 
 
 export const ApiVersionSchema = z.enum(API_VERSIONS, "must be 2.0 or 1.4");
 
-export const AcceptLanguage = z.enum(ACCEPT_LANGUAGES, "must be en or ja");
+export const AcceptLanguage = z.enum(LANGUAGES, "must be en or ja");
 
 /** The optional `connection` input: credentials for one resource, ahead of stack config and environment. */
 export const ConnectionInput = exactly<ConnectionShape>()(

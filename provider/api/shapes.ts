@@ -4,14 +4,13 @@
  * time with `exactly`, so the two cannot drift; this module imports no zod, so that a consumer's compiler
  * never has to read zod's declarations (which fail without skipLibCheck).
  */
+import type { Language } from "./languages";
 import type { ApiVersion } from "./versions";
 
 export type { ApiVersion };
 
-/** Languages of the service's display strings. */
-export const ACCEPT_LANGUAGES = ["en", "ja"] as const;
-/** A language of the service's display strings. */
-export type AcceptLanguage = (typeof ACCEPT_LANGUAGES)[number];
+/** A language of the service's display strings: `en` or `ja`. */
+export type AcceptLanguage = Language;
 
 /** Credentials for one resource; each member left out falls back on its own to stack config, then the environment. */
 export interface ConnectionInput {

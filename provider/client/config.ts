@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AcceptLanguage as AcceptLanguageSchema, ApiVersionSchema, BaseUrl } from "../api/connection";
+import { DEFAULT_LANGUAGE } from "../api/languages";
 import { REQUESTS_PER_SECOND } from "../api/limits";
 import type { AcceptLanguage } from "../api/shapes";
 import { safeString } from "../api/text";
@@ -67,7 +68,7 @@ const Settings = z.object({
   token: safeString().min(1, "must not be empty"),
   baseUrl: BaseUrl,
   apiVersion: ApiVersionSchema.default("2.0"),
-  acceptLanguage: AcceptLanguageSchema.default("en"),
+  acceptLanguage: AcceptLanguageSchema.default(DEFAULT_LANGUAGE),
   timeoutMs: z.number("must be a number").int("must be whole milliseconds").positive("must be positive"),
   rateLimitPerSecond: z.number("must be a number").min(0, "must be 0 (off) or more"),
   retryBudgetMs: z.number("must be a number").positive("must be positive"),

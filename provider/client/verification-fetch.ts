@@ -1,3 +1,5 @@
+import { resolveHost } from "./hosts";
+
 /**
  * One GET of a domain's verification URL, made the way the service makes it: no redirect followed, and a
  * body that must be exactly the register token. The provider polls with it before calling finish, and the
@@ -25,17 +27,6 @@ export function describeObservation(o: Observation): string {
     case "unreachable":
       return `the URL could not be fetched (${o.message})`;
   }
-}
-
-/**
- * Where a request for `url` really goes: the origin standing in for its hostname, if `hosts` has one (the
- * sandbox and its local stand-ins), with the path and query kept; otherwise `url` itself.
- */
-export function resolveHost(url: string, hosts: Readonly<Record<string, string>>): string {
-  const target = new URL(url);
-  const origin = hosts[target.hostname];
-  if (origin === undefined) return url;
-  return `${origin.replace(/\/+$/, "")}${target.pathname}${target.search}`;
 }
 
 export interface VerificationFetchOptions {

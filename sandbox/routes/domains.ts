@@ -1,18 +1,16 @@
 import { z } from "zod";
 import type { RouteName } from "../../provider/api/routes";
 import { Hostname } from "../../provider/api/rules";
+import { verificationUrl } from "../../provider/api/verification";
+import { describeObservation, fetchVerificationFile } from "../../provider/client/verification-fetch";
 import { type ApiCall, type ApiHandler, parseWith, type SandboxContext } from "../context";
 import { HttpError, invalid } from "../http-errors";
 import { listEnvelope } from "../pagination";
 import { renderDomain } from "../render";
 import type { DomainRecord } from "../store";
-import { checkVerificationFile } from "../verification";
 
 const StartBody = z.looseObject({ domain_name: Hostname });
 const FinishBody = z.looseObject({ domain_name: Hostname, verifier: z.string().min(1, "must not be empty") });
-
-const verificationUrl = (domainName: string, verifier: string) =>
-  `https://${domainName}/service_url_registration/${verifier}`;
 
 const start: ApiHandler = (call, { store }) => {
   const { domain_name } = parseWith(StartBody, call.body);
@@ -52,18 +50,21 @@ const finish: ApiHandler = async (call, ctx) => {
     const registration =
       store.pendingRegistration(organization, domain_name, verifier) ??
       refuseVerifier(call, ctx, domain_name, registered !== undefined);
-    const check = await checkVerificationFile(
+    // The same fetch the provider polls with, so the two cannot disagree on what "served" means.
+    const seen = await fetchVerificationFile(
       verificationUrl(domain_name, verifier),
       registration.registerToken,
-      hosts,
-      settings.outboundTimeoutMs,
+      {
+        hosts,
+        timeoutMs: settings.outboundTimeoutMs,
+      },
     );
-    if (!check.ok) {
+    if (seen.kind !== "ok") {
       store.recordFailedFinish(organization, domain_name);
       throw new HttpError(
         400,
         "verification_failed",
-        `domain check failed for ${domain_name}: ${check.reason}`,
+        `domain check failed for ${domain_name}: ${describeObservation(seen)}; serve exactly the register token there, then finish again`,
       );
     }
     domain = store.completeRegistration(call.token, registration);
