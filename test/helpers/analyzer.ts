@@ -1,0 +1,287 @@
+import type * as PolicyModule from "@pulumi/policy";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
+import { HOOKS_TOKEN, HOST, SECRET } from "./fixtures";
+
+/**
+ * Policy packs the way the engine sees them: resources shaped as AnalyzeStack/Analyze carry them (secrets
+ * in the secret-signature form, unknowns as sentinels), fixture stacks built from them, and the same stacks
+ * as @pulumi/policy hands them to a policy in-process.
+ */
+
+const STACK = "dev";
+const PROJECT = "infra";
+const STACK_URN = `urn:pulumi:${STACK}::${PROJECT}::pulumi:pulumi:Stack::${PROJECT}-${STACK}`;
+const NODEJS_PROVIDER = {
+  type: "pulumi:providers:pulumi-nodejs",
+  name: "default",
+  urn: `urn:pulumi:${STACK}::${PROJECT}::pulumi:providers:pulumi-nodejs::default`,
+  properties: {},
+};
+
+/** One AnalyzerResource, as the engine fills it. */
+export interface EngineResource {
+  readonly type: string;
+  readonly urn: string;
+  readonly name: string;
+  readonly properties: Record<string, unknown>;
+  readonly parent?: string | undefined;
+  readonly dependencies?: readonly string[];
+  readonly propertyDependencies?: Readonly<Record<string, readonly string[]>>;
+  /** Sent as options.deleteBeforeReplace with deleteBeforeReplaceDefined, when set. */
+  readonly deleteBeforeReplace?: boolean | undefined;
+  readonly provider?: typeof NODEJS_PROVIDER | undefined;
+}
+
+/** A value the program marked secret, as the engine marshals it to an analyzer. */
+export function secret<T>(value: T): Record<string, unknown> {
+  return { [specialSigKey]: specialSecretSig, value };
+}
+
+function urnOf(type: string, name: string, parentType?: string): string {
+  return `urn:pulumi:${STACK}::${PROJECT}::${parentType ? `${parentType}$` : ""}${type}::${name}`;
+}
+
+const WEBHOOK = "pulumi-nodejs:dynamic/service:Webhook";
+const DOMAIN = "service:index:Domain";
+const REGISTRATION = "pulumi-nodejs:dynamic/service:DomainRegistration";
+const VERIFICATION = "pulumi-nodejs:dynamic/service:DomainVerification";
+
+/** The stack resource every top-level resource is parented to. */
+export const stackResource: EngineResource = {
+  type: "pulumi:pulumi:Stack",
+  urn: STACK_URN,
+  name: `${PROJECT}-${STACK}`,
+  properties: {},
+};
+
+/** A Domain component with its two steps, as `new service.Domain(name, { domainName })` registers it. */
+export interface DomainFixture {
+  readonly urn: string;
+  /** What the Node SDK puts in `dependencies` for `dependsOn: [domain]`: the component's custom children. */
+  readonly children: readonly string[];
+  readonly resources: readonly EngineResource[];
+}
+
+/** `componentProperties` stands for what the component registers itself (nothing, today). */
+export function domain(
+  name: string,
+  hostname: unknown = HOST,
+  componentProperties: Record<string, unknown> = {},
+): DomainFixture {
+  const component: EngineResource = {
+    type: DOMAIN,
+    urn: urnOf(DOMAIN, name),
+    name,
+    properties: componentProperties,
+    parent: STACK_URN,
+  };
+  const step = (type: string, suffix: string, extra: Record<string, unknown>): EngineResource => ({
+    type,
+    urn: urnOf(type, `${name}-${suffix}`, DOMAIN),
+    name: `${name}-${suffix}`,
+    properties: { domainName: hostname, ...extra },
+    parent: component.urn,
+    provider: NODEJS_PROVIDER,
+  });
+  const registration = step(REGISTRATION, "registration", {});
+  const verification = {
+    ...step(VERIFICATION, "verification", { registerToken: secret("register-token-0123") }),
+    dependencies: [registration.urn],
+  };
+  return {
+    urn: component.urn,
+    children: [registration.urn, verification.urn],
+    resources: [component, registration, verification],
+  };
+}
+
+/** Inputs of a Webhook fixture (an `undefined` leaves the input out), plus the options the engine reports. */
+export interface WebhookFixtureArgs {
+  readonly endpoint?: unknown;
+  readonly secretKey?: unknown;
+  readonly filters?: unknown;
+  readonly channel?: unknown;
+  readonly apiVersion?: unknown;
+  readonly connection?: unknown;
+  readonly dependencies?: readonly string[];
+  readonly propertyDependencies?: Readonly<Record<string, readonly string[]>>;
+  readonly deleteBeforeReplace?: boolean;
+}
+
+/** A Webhook as `new service.Webhook(name, ...)` registers it; by default on HOST, secret key marked secret. */
+export function webhook(name: string, args: WebhookFixtureArgs = {}): EngineResource {
+  const { dependencies, propertyDependencies, deleteBeforeReplace, ...inputs } = args;
+  const properties: Record<string, unknown> = {
+    endpoint: `https://${HOST}/service/events`,
+    secretKey: secret(SECRET),
+    filters: [{ key: "activity.name", value: "authentication" }],
+    ...inputs,
+  };
+  return {
+    type: WEBHOOK,
+    urn: urnOf(WEBHOOK, name),
+    name,
+    properties: Object.fromEntries(Object.entries(properties).filter(([, v]) => v !== undefined)),
+    parent: STACK_URN,
+    dependencies,
+    propertyDependencies,
+    deleteBeforeReplace,
+    provider: NODEJS_PROVIDER,
+  };
+}
+
+/** Something of another package, which every policy must ignore. */
+export function foreignResource(name: string): EngineResource {
+  const type = "aws:s3/bucketV2:BucketV2";
+  return { type, urn: urnOf(type, name), name, properties: { bucket: name, tags: {} }, parent: STACK_URN };
+}
+
+const hooks = domain("hooks");
+const onHooks = { dependencies: hooks.children };
+
+/** The stacks the issue's probe runs, one per broken rule and a clean one. */
+export const probeStacks = {
+  elevenWebhooks: [
+    stackResource,
+    ...hooks.resources,
+    ...Array.from({ length: 11 }, (_, i) =>
+      webhook(`hook-${i + 1}`, {
+        ...onHooks,
+        channel: `ch-${i + 1}`,
+        connection: secret({ token: HOOKS_TOKEN }),
+      }),
+    ),
+  ],
+  hostWithoutDomain: [
+    stackResource,
+    ...hooks.resources,
+    webhook("elsewhere", { ...onHooks, endpoint: "https://hooks.nowhere.test/service/events" }),
+  ],
+  identicalWebhooks: [
+    stackResource,
+    ...hooks.resources,
+    webhook("first", onHooks),
+    webhook("second", onHooks),
+  ],
+  noDomainDependency: [stackResource, ...hooks.resources, webhook("loose")],
+  clean: [
+    stackResource,
+    ...hooks.resources,
+    webhook("auth", onHooks),
+    webhook("prints", {
+      ...onHooks,
+      channel: "prints",
+      filters: [
+        { key: "activity.name", value: "fingerprint" },
+        { key: "activity.form_factor", values: ["lightbox", "microscopic"] },
+      ],
+    }),
+    foreignResource("verification-files"),
+  ],
+} satisfies Record<string, EngineResource[]>;
+
+function revealed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(revealed);
+  if (typeof value !== "object" || value === null) return value;
+  const record = value as Record<string, unknown>;
+  if (record[specialSigKey] === specialSecretSig) return revealed(record.value);
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, revealed(v)]));
+}
+
+/**
+ * The resources as @pulumi/policy hands them to validateStack: secrets revealed, props behind its
+ * unknown-checking proxy, parent and dependencies linked to the resource objects.
+ */
+export function policyResources(engine: readonly EngineResource[]): PolicyModule.PolicyResource[] {
+  const { unknownCheckingProxy } = require("@pulumi/policy") as typeof PolicyModule;
+  const resources = engine.map(
+    (r): PolicyModule.PolicyResource => ({
+      type: r.type,
+      urn: r.urn,
+      name: r.name,
+      props: unknownCheckingProxy(revealed(r.properties)),
+      opts: {
+        protect: false,
+        ignoreChanges: [],
+        aliases: [],
+        customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 },
+        additionalSecretOutputs: [],
+        ...(r.deleteBeforeReplace === undefined ? {} : { deleteBeforeReplace: r.deleteBeforeReplace }),
+        ...(r.parent ? { parent: r.parent } : {}),
+      },
+      dependencies: [],
+      propertyDependencies: {},
+      isType: () => false,
+      asType: () => undefined,
+    }),
+  );
+  const byUrn = new Map(resources.map((r) => [r.urn, r]));
+  const linked = (urns: readonly string[] = []) => urns.flatMap((u) => byUrn.get(u) ?? []);
+  engine.forEach((r, i) => {
+    const resource = resources[i]!;
+    resource.parent = r.parent === undefined ? undefined : byUrn.get(r.parent);
+    resource.dependencies = linked(r.dependencies);
+    resource.propertyDependencies = Object.fromEntries(
+      Object.entries(r.propertyDependencies ?? {}).map(([k, urns]) => [k, linked(urns)]),
+    );
+  });
+  return resources;
+}
+
+/** What a policy reported through reportViolation. */
+export interface Reported {
+  readonly message: string;
+  readonly urn: string | undefined;
+}
+
+/** Runs a stack policy in-process on engine-shaped resources, with the given policy config. */
+export async function runStackPolicy(
+  policy: PolicyModule.StackValidationPolicy,
+  engine: readonly EngineResource[],
+  config: Record<string, unknown> = {},
+): Promise<Reported[]> {
+  const reported: Reported[] = [];
+  await policy.validateStack(
+    {
+      resources: policyResources(engine),
+      getConfig: <T>() => config as T,
+      stackTags: new Map(),
+      notApplicable: () => {
+        throw new Error("not applicable");
+      },
+    },
+    (message, urn) => reported.push({ message: String(message), urn }),
+  );
+  return reported;
+}
+
+/** Runs a resource policy in-process on one engine-shaped resource (Analyze gets no dependencies). */
+export async function runResourcePolicy(
+  policy: PolicyModule.ResourceValidationPolicy,
+  engine: EngineResource,
+  config: Record<string, unknown> = {},
+): Promise<Reported[]> {
+  const { type, props, urn, name, opts } = policyResources([engine])[0]!;
+  const reported: Reported[] = [];
+  const validations = [policy.validateResource ?? []].flat();
+  for (const validate of validations) {
+    await validate(
+      {
+        type,
+        props,
+        urn,
+        name,
+        opts,
+        isType: () => false,
+        asType: () => undefined,
+        stackTags: new Map(),
+        getConfig: <T>() => config as T,
+        notApplicable: () => {
+          throw new Error("not applicable");
+        },
+      },
+      (message, urn) => reported.push({ message: String(message), urn }),
+    );
+  }
+  return reported;
+}
