@@ -1,11 +1,14 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
 import type * as PolicyModule from "@pulumi/policy";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { HOOKS_TOKEN, HOST, SECRET } from "./fixtures";
 
 /**
  * Policy packs the way the engine sees them: resources shaped as AnalyzeStack/Analyze carry them (secrets
- * in the secret-signature form, unknowns as sentinels), fixture stacks built from them, and the same stacks
- * as @pulumi/policy hands them to a policy in-process.
+ * in the secret-signature form, unknowns as sentinels), fixture stacks built from them, the same stacks as
+ * @pulumi/policy hands them to a policy in-process, and a gRPC driver for a served pack.
  */
 
 const STACK = "dev";
@@ -284,4 +287,226 @@ export async function runResourcePolicy(
     );
   }
   return reported;
+}
+
+/**
+ * Records what a program registers under Pulumi's mocks (see mocks.ts), shaped as the engine passes a
+ * preview's resources to AnalyzeStack: the serialized inputs, parent, the dependencies the Node SDK sent
+ * (after it expanded components in `dependsOn`), property dependencies and deleteBeforeReplace. A
+ * component's properties become what it registered as outputs. Call it after setMocks, before the program.
+ */
+export function recordRegistrations(): () => EngineResource[] {
+  const { getMonitor } = require("@pulumi/pulumi/runtime/settings");
+  const monitor = getMonitor();
+  const recorded = new Map<string, EngineResource>();
+  const register = monitor.registerResource.bind(monitor);
+  monitor.registerResource = (req: any, callback: (err: unknown, res: any) => void) =>
+    register(req, (err: unknown, res: any) => {
+      if (res) {
+        recorded.set(res.getUrn(), {
+          type: req.getType(),
+          urn: res.getUrn(),
+          name: req.getName(),
+          properties: req.getObject()?.toJavaScript() ?? {},
+          parent: req.getParent() || undefined,
+          dependencies: req.getDependenciesList(),
+          // The engine leaves out inputs that depend on nothing.
+          propertyDependencies: Object.fromEntries(
+            req
+              .getPropertydependenciesMap()
+              .getEntryList()
+              .map(([key]: [string]) => [key, req.getPropertydependenciesMap().get(key).getUrnsList()])
+              .filter(([, urns]: [string, string[]]) => urns.length > 0),
+          ),
+          deleteBeforeReplace: req.getDeletebeforereplacedefined() ? req.getDeletebeforereplace() : undefined,
+        });
+      }
+      callback(err, res);
+    });
+  const registerOutputs = monitor.registerResourceOutputs.bind(monitor);
+  monitor.registerResourceOutputs = (req: any, callback: (err: unknown, res: unknown) => void) => {
+    const resource = recorded.get(req.getUrn());
+    if (resource)
+      recorded.set(resource.urn, { ...resource, properties: req.getOutputs()?.toJavaScript() ?? {} });
+    registerOutputs(req, callback);
+  };
+  return () => [...recorded.values()];
+}
+
+/** A diagnostic as the served pack answers it. */
+export interface Diagnostic {
+  readonly policyName: string;
+  readonly message: string;
+  readonly urn: string;
+  readonly enforcementLevel: string;
+}
+
+/** What GetAnalyzerInfo says about one policy. */
+export interface PolicyInfo {
+  readonly name: string;
+  readonly description: string;
+  readonly enforcementLevel: string;
+  readonly configSchema: { properties: Record<string, any>; required: string[] } | undefined;
+}
+
+/** A served policy pack, spoken to over gRPC as the engine speaks to it. */
+export interface Analyzer {
+  info(): Promise<{ name: string; version: string; policies: PolicyInfo[] }>;
+  /** ConfigureAnalyzer: per policy, an enforcement level and config properties. */
+  configure(config: Record<string, Record<string, unknown>>): Promise<void>;
+  analyzeStack(resources: readonly EngineResource[]): Promise<Diagnostic[]>;
+  analyze(resource: EngineResource): Promise<Diagnostic[]>;
+  /** Everything the pack printed. */
+  output(): string;
+  close(): Promise<void>;
+  /** performance.now() when the process was spawned, and when it printed its port. */
+  readonly startedMs: number;
+  readonly readyMs: number;
+}
+
+/**
+ * Starts the pack in `packDir`. "engine" runs it as the Pulumi CLI does (the `pulumi-analyzer-policy`
+ * shim resolves `@pulumi/pulumi/cmd/run-policy-pack` from the pack's folder and runs it there with the
+ * engine's address and "."); "node" runs `node <packDir>` from `cwd`. gRPC and protobuf come from the
+ * @pulumi/pulumi that the pack's folder resolves, as the pack's server loads them.
+ */
+export async function startAnalyzer(options: {
+  packDir: string;
+  launch: "engine" | "node";
+  cwd?: string;
+}): Promise<Analyzer> {
+  const pulumiDir = dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [options.packDir] }));
+  const load = (id: string) => require(require.resolve(id, { paths: [pulumiDir] }));
+  const grpc = load("@grpc/grpc-js");
+  const { Struct } = load("google-protobuf/google/protobuf/struct_pb.js");
+  const { Empty } = load("google-protobuf/google/protobuf/empty_pb.js");
+  const rpc = require(join(pulumiDir, "proto/analyzer_grpc_pb.js"));
+  const proto = require(join(pulumiDir, "proto/analyzer_pb.js"));
+  const levels = Object.fromEntries(
+    Object.entries(proto.EnforcementLevel as Record<string, number>).map(([k, v]) => [v, k.toLowerCase()]),
+  );
+
+  const args =
+    options.launch === "engine"
+      ? [
+          require.resolve("@pulumi/pulumi/cmd/run-policy-pack", { paths: [options.packDir] }),
+          "127.0.0.1:1",
+          ".",
+        ]
+      : [options.packDir];
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: options.launch === "engine" ? options.packDir : (options.cwd ?? options.packDir),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let printed = "";
+  child.stderr!.on("data", (d: Buffer) => {
+    printed += d.toString();
+  });
+  const port = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once("line", (line) => resolve(line.trim()));
+    child.once("exit", (code) => reject(new Error(`policy pack exited with ${code}: ${printed}`)));
+  });
+  const ready = performance.now();
+  child.stdout!.on("data", (d: Buffer) => {
+    printed += d.toString();
+  });
+  const client = new rpc.AnalyzerClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  const unary = <T>(method: string, request: unknown): Promise<T> =>
+    new Promise((resolve, reject) =>
+      client[method](request, (err: Error | null, res: T) => (err ? reject(err) : resolve(res))),
+    );
+  const diagnostics = (res: any): Diagnostic[] =>
+    res.getDiagnosticsList().map((d: any) => ({
+      policyName: d.getPolicyname(),
+      message: d.getMessage(),
+      urn: d.getUrn(),
+      enforcementLevel: levels[d.getEnforcementlevel()]!,
+    }));
+  /** What an AnalyzerResource and an AnalyzeRequest both carry. */
+  const described = <T>(message: T, r: EngineResource): T => {
+    const m = message as any;
+    m.setType(r.type);
+    m.setUrn(r.urn);
+    m.setName(r.name);
+    m.setProperties(Struct.fromJavaScript(r.properties));
+    const options = new proto.AnalyzerResourceOptions();
+    if (r.deleteBeforeReplace !== undefined) {
+      options.setDeletebeforereplace(r.deleteBeforeReplace);
+      options.setDeletebeforereplacedefined(true);
+    }
+    if (r.parent) options.setParent(r.parent);
+    m.setOptions(options);
+    if (r.provider) {
+      const provider = new proto.AnalyzerProviderResource();
+      provider.setType(r.provider.type);
+      provider.setUrn(r.provider.urn);
+      provider.setName(r.provider.name);
+      provider.setProperties(Struct.fromJavaScript(r.provider.properties));
+      m.setProvider(provider);
+    }
+    return message;
+  };
+
+  return {
+    startedMs: started,
+    readyMs: ready,
+    output: () => printed,
+    async info() {
+      const res = await unary<any>("getAnalyzerInfo", new Empty());
+      return {
+        name: res.getName(),
+        version: res.getVersion(),
+        policies: res.getPoliciesList().map((p: any) => ({
+          name: p.getName(),
+          description: p.getDescription(),
+          enforcementLevel: levels[p.getEnforcementlevel()]!,
+          configSchema: p.getConfigschema()
+            ? {
+                properties: p.getConfigschema().getProperties().toJavaScript(),
+                required: p.getConfigschema().getRequiredList(),
+              }
+            : undefined,
+        })),
+      };
+    },
+    async configure(config) {
+      const req = new proto.ConfigureAnalyzerRequest();
+      for (const [policy, { enforcementLevel, ...properties }] of Object.entries(config)) {
+        const c = new proto.PolicyConfig();
+        const level = String(enforcementLevel ?? "mandatory").toUpperCase();
+        c.setEnforcementlevel(proto.EnforcementLevel[level]);
+        c.setProperties(Struct.fromJavaScript(properties));
+        req.getPolicyconfigMap().set(policy, c);
+      }
+      await unary("configure", req);
+    },
+    async analyzeStack(resources) {
+      const req = new proto.AnalyzeStackRequest();
+      req.setResourcesList(
+        resources.map((r) => {
+          const a = described(new proto.AnalyzerResource(), r);
+          if (r.parent) a.setParent(r.parent);
+          a.setDependenciesList([...(r.dependencies ?? [])]);
+          for (const [key, urns] of Object.entries(r.propertyDependencies ?? {})) {
+            const deps = new proto.AnalyzerPropertyDependencies();
+            deps.setUrnsList([...urns]);
+            a.getPropertydependenciesMap().set(key, deps);
+          }
+          return a;
+        }),
+      );
+      return diagnostics(await unary("analyzeStack", req));
+    },
+    async analyze(r) {
+      return diagnostics(await unary("analyze", described(new proto.AnalyzeRequest(), r)));
+    },
+    close: () =>
+      new Promise((resolve) => {
+        client.close();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
 }
