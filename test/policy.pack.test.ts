@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_ACTIVE_WEBHOOKS } from "../provider/api/limits";
 import { type Analyzer, probeStacks, secret, startAnalyzer, webhook } from "./helpers/analyzer";
 import { HOOKS_TOKEN, SECRET } from "./helpers/fixtures";
 
@@ -38,7 +39,11 @@ describe("the shipped policy pack, over gRPC", () => {
       "service-webhook-filters": "mandatory",
     });
     const quota = info.policies.find((p) => p.name === "service-webhook-quota")!;
-    expect(quota.configSchema?.properties.quota).toMatchObject({ type: "integer", default: 10, minimum: 1 });
+    expect(quota.configSchema?.properties.quota).toMatchObject({
+      type: "integer",
+      default: MAX_ACTIVE_WEBHOOKS,
+      minimum: 1,
+    });
     expect(info.policies.every((p) => p.description.length > 40)).toBe(true);
   });
 
@@ -49,7 +54,7 @@ describe("the shipped policy pack, over gRPC", () => {
     const quota = await byPolicy("elevenWebhooks");
     const over = quota.filter(([p]) => p === "service-webhook-quota");
     expect(over).toHaveLength(1);
-    for (let i = 1; i <= 11; i++) expect(over[0]![1]).toContain(`hook-${i} (`);
+    for (let i = 1; i <= MAX_ACTIVE_WEBHOOKS + 1; i++) expect(over[0]![1]).toContain(`hook-${i} (`);
 
     expect(await byPolicy("hostWithoutDomain")).toEqual([
       [
