@@ -41,6 +41,8 @@ describe("the policy pack installed from the npm pack tarball, beside @pulumi/po
     ["with `node <pack>`", "node"],
   ] as const)("serves the probe stacks when started %s", async (_, launch) => {
     const pack = await start(launch);
+    // Started in the pack's folder (no package.json) or the project's (no version), it has the package's.
+    expect((await pack.info()).version).toBe(require("../package.json").version);
     const policiesOf = async (stack: keyof typeof probeStacks) =>
       (await pack.analyzeStack(probeStacks[stack])).map((d) => d.policyName);
     expect(await policiesOf("elevenWebhooks")).toEqual([

@@ -8,7 +8,9 @@ import {
   domain,
   type EngineResource,
   foreignResource,
+  type PoliciesConfig,
   probeStacks,
+  runPolicies,
   runResourcePolicy,
   runStackPolicy,
   secret,
@@ -17,25 +19,9 @@ import {
 } from "./helpers/analyzer";
 import { OTHER_HOST, SECRET } from "./helpers/fixtures";
 
-type Config = Record<string, Record<string, unknown>>;
-
-/** Every policy over a stack, as the engine runs them: stack policies once, resource policies per resource. */
-async function report(stack: readonly EngineResource[], config: Config = {}) {
-  const found: { policy: string; message: string; urn: string | undefined }[] = [];
-  for (const policy of servicePolicies) {
-    const reported =
-      "validateStack" in policy
-        ? await runStackPolicy(policy as StackValidationPolicy, stack, config[policy.name])
-        : (
-            await Promise.all(
-              stack.map((r) => runResourcePolicy(policy as ResourceValidationPolicy, r, config[policy.name])),
-            )
-          ).flat();
-    found.push(...reported.map((r) => ({ policy: policy.name, ...r })));
-  }
-  return found;
-}
-const policyNames = async (stack: readonly EngineResource[], config?: Config) =>
+const report = (stack: readonly EngineResource[], config?: PoliciesConfig) =>
+  runPolicies(servicePolicies, stack, config);
+const policyNames = async (stack: readonly EngineResource[], config?: PoliciesConfig) =>
   (await report(stack, config)).map((f) => f.policy);
 
 const hooks = domain("hooks");

@@ -1,7 +1,7 @@
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { servicePolicies } from "../provider/policy/index";
 import { DOMAIN_STEP_TYPES, DOMAIN_TYPE, WEBHOOK_TYPE } from "../provider/policy/resources";
-import { type Analyzer, type EngineResource, recordRegistrations, startAnalyzer } from "./helpers/analyzer";
+import { type EngineResource, recordRegistrations, runPolicies } from "./helpers/analyzer";
 import { SECRET } from "./helpers/fixtures";
 import { mockedPulumi, serviceOutputs, settled } from "./helpers/mocks";
 
@@ -15,18 +15,10 @@ const { pulumi, service } = mockedPulumi({
 });
 const recorded = recordRegistrations();
 
-let pack: Analyzer;
-beforeAll(async () => {
-  pack = await startAnalyzer({ packDir: join(process.cwd(), "policy-pack"), launch: "engine" });
-});
-afterAll(async () => {
-  await pack?.close();
-});
-
 const byName = (resources: readonly EngineResource[], name: string) =>
   resources.find((r) => r.name === name)!;
 
-describe("programs registered through the Node SDK, analyzed by the shipped pack", () => {
+describe("programs registered through the Node SDK, as the engine passes them to the policies", () => {
   it("finds nothing wrong with the quickstart program", async () => {
     const program = require("../dist/quickstart/index.js") as Record<
       string,
@@ -37,7 +29,7 @@ describe("programs registered through the Node SDK, analyzed by the shipped pack
     expect(stack.map((r) => r.type)).toEqual(
       expect.arrayContaining([WEBHOOK_TYPE, DOMAIN_TYPE, ...DOMAIN_STEP_TYPES]),
     );
-    expect(await pack.analyzeStack(stack)).toEqual([]);
+    expect(await runPolicies(servicePolicies, stack)).toEqual([]);
   });
 
   it("sees `dependsOn: [domain]` as the component's children, and the domainName output as a dependency", async () => {
@@ -68,8 +60,8 @@ describe("programs registered through the Node SDK, analyzed by the shipped pack
     expect(byName(stack, "depends-on").dependencies).toEqual([verification.urn]);
     expect(byName(stack, "via-output").propertyDependencies).toEqual({ endpoint: [verification.urn] });
 
-    const found = await pack.analyzeStack(stack);
-    expect(found.map((d) => [d.policyName, d.urn])).toEqual([
+    const found = await runPolicies(servicePolicies, stack);
+    expect(found.map((d) => [d.policy, d.urn])).toEqual([
       ["service-webhook-depends-on-domain", byName(stack, "loose").urn],
     ]);
   });

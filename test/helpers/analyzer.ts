@@ -291,6 +291,26 @@ export async function runResourcePolicy(
   return reported;
 }
 
+/** Config of each policy, by policy name. */
+export type PoliciesConfig = Record<string, Record<string, unknown>>;
+
+/** Runs policies in-process as the engine does: stack policies once, resource policies on each resource. */
+export async function runPolicies(
+  policies: readonly (PolicyModule.StackValidationPolicy | PolicyModule.ResourceValidationPolicy)[],
+  stack: readonly EngineResource[],
+  config: PoliciesConfig = {},
+): Promise<(Reported & { policy: string })[]> {
+  const found: (Reported & { policy: string })[] = [];
+  for (const policy of policies) {
+    const reported =
+      "validateStack" in policy
+        ? await runStackPolicy(policy, stack, config[policy.name])
+        : (await Promise.all(stack.map((r) => runResourcePolicy(policy, r, config[policy.name])))).flat();
+    found.push(...reported.map((r) => ({ policy: policy.name, ...r })));
+  }
+  return found;
+}
+
 /**
  * Records what a program registers under Pulumi's mocks (see mocks.ts), shaped as the engine passes a
  * preview's resources to AnalyzeStack: the serialized inputs, parent, the dependencies the Node SDK sent
