@@ -1,5 +1,7 @@
 import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Analyzer, probeStacks, startAnalyzer } from "./helpers/analyzer";
 import { type Consumer, createConsumer, mockedProgramScript } from "./helpers/consumer";
 import { DOMAIN_PROGRAM, domainLifecycleOverGrpc, providerTexts } from "./helpers/domain-lifecycle";
 import { startDynamicHost } from "./helpers/dynamic-host";
@@ -10,12 +12,17 @@ import { registerDomain, startWorld, type World } from "./helpers/world";
 let consumer: Consumer;
 let world: World;
 
+const analyzers: Analyzer[] = [];
+
 beforeAll(async () => {
-  consumer = createConsumer(process.cwd());
+  // One consumer for every packed check: an install is most of this file's time.
+  const policyVersion = require("@pulumi/policy/package.json").version as string;
+  consumer = createConsumer(process.cwd(), { dependencies: { "@pulumi/policy": policyVersion } });
   world = await startWorld();
 }, 240_000);
 
 afterAll(async () => {
+  await Promise.all(analyzers.map((a) => a.close()));
   await world?.close();
   if (consumer) rmSync(consumer.dir, { recursive: true, force: true });
 });
@@ -27,7 +34,7 @@ function registeredBy(body: string): { type: string; name: string; inputs: Recor
 describe("installed from the npm pack tarball", () => {
   it("exposes every module a serialized provider requires", () => {
     const out = consumer.run(`
-      for (const id of ["@service/pulumi", "@service/pulumi/runtime", "@service/pulumi/client", "@service/pulumi/sandbox", "@service/pulumi/receiver"]) require(id);
+      for (const id of ["@service/pulumi", "@service/pulumi/runtime", "@service/pulumi/client", "@service/pulumi/sandbox", "@service/pulumi/receiver", "@service/pulumi/policy"]) require(id);
       process.stdout.write("ok");`);
     expect(out).toBe("ok");
   });
@@ -64,5 +71,38 @@ describe("installed from the npm pack tarball", () => {
     } finally {
       await host.close();
     }
+  });
+});
+
+describe("the policy pack installed from the npm pack tarball, beside @pulumi/policy", () => {
+  it("exports servicePolicies at @service/pulumi/policy", () => {
+    const out = consumer.run(`
+      const { servicePolicies } = require("@service/pulumi/policy");
+      process.stdout.write(servicePolicies.map((p) => p.name).join(","));`);
+    expect(out.split(",")).toContain("service-webhook-quota");
+  });
+
+  it.each([
+    ["as the Pulumi CLI starts it", "engine"],
+    ["with `node <pack>`", "node"],
+  ] as const)("serves the probe stacks when started %s", async (_, launch) => {
+    const pack = await startAnalyzer({
+      packDir: join(consumer.dir, "node_modules/@service/pulumi/policy-pack"),
+      launch,
+      cwd: consumer.dir,
+    });
+    analyzers.push(pack);
+    // Started in the pack's folder (no package.json) or the project's (no version), it has the package's.
+    expect((await pack.info()).version).toBe(require("../package.json").version);
+    const policiesOf = async (stack: keyof typeof probeStacks) =>
+      (await pack.analyzeStack(probeStacks[stack])).map((d) => d.policyName);
+    expect(await policiesOf("elevenWebhooks")).toEqual([
+      "service-webhook-quota",
+      "service-webhook-replace-at-quota",
+    ]);
+    expect(await policiesOf("hostWithoutDomain")).toEqual(["service-webhook-domain-in-stack"]);
+    expect(await policiesOf("identicalWebhooks")).toEqual(["service-webhook-unique"]);
+    expect(await policiesOf("noDomainDependency")).toEqual(["service-webhook-depends-on-domain"]);
+    expect(await pack.analyzeStack(probeStacks.clean)).toEqual([]);
   });
 });

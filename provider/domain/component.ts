@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { AcceptLanguage, ConnectionInput } from "../api/shapes";
 import type { Publisher } from "../publishers/publisher";
+import { DOMAIN_COMPONENT_TYPE } from "../resource-types";
 import { DomainRegistration, DomainVerification } from "./resources";
 
 /** Inputs of the Domain component. */
@@ -56,7 +57,7 @@ export class Domain extends pulumi.ComponentResource {
 
   constructor(name: string, args: DomainArgs, opts: pulumi.ComponentResourceOptions = {}) {
     // domainName is recorded on the component too, so that policies and `pulumi stack` can see it.
-    super("service:index:Domain", name, { domainName: args.domainName }, opts);
+    super(DOMAIN_COMPONENT_TYPE, name, { domainName: args.domainName }, opts);
     const common = { connection: args.connection, acceptLanguage: args.acceptLanguage };
     const steps = { parent: this, ...stepOptions(opts) };
     if (args.adopt) {

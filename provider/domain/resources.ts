@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { AcceptLanguage, ConnectionInput } from "../api/shapes";
 import { withSecretConnection, withSecretOutputs } from "../resource-options";
+import { DYNAMIC_MODULE, DYNAMIC_TYPES } from "../resource-types";
 import { RuntimeProvider } from "../runtime-provider";
 import { REGISTRATION_SECRET_OUTPUTS, VERIFICATION_SECRET_OUTPUTS } from "./schema";
 
@@ -51,8 +52,8 @@ export class DomainRegistration extends pulumi.dynamic.Resource {
         expiresAt: undefined,
       },
       withSecretOutputs(opts, REGISTRATION_SECRET_OUTPUTS),
-      "service",
-      "DomainRegistration",
+      DYNAMIC_MODULE,
+      DYNAMIC_TYPES.domainRegistration,
     );
   }
 }
@@ -103,8 +104,8 @@ export class DomainVerification extends pulumi.dynamic.Resource {
         createTime: undefined,
       },
       withSecretOutputs(opts, VERIFICATION_SECRET_OUTPUTS),
-      "service",
-      "DomainVerification",
+      DYNAMIC_MODULE,
+      DYNAMIC_TYPES.domainVerification,
     );
   }
 }

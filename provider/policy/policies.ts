@@ -6,7 +6,7 @@ import type {
   StackValidationPolicy,
 } from "@pulumi/policy";
 import { z } from "zod";
-import { redact, rememberSecret } from "../client/redact";
+import { redact, rememberSecret } from "../context/process";
 import {
   ChannelConfig,
   DomainConfig,

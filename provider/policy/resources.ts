@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
-import { type CanonicalFilter, canonicalFilters, Hostname } from "../api/rules";
+import { canonicalFilters, Hostname } from "../api/rules";
+import type { CanonicalFilter } from "../api/shapes";
+import { DOMAIN_COMPONENT_TYPE, DYNAMIC_TYPES, dynamicTypeToken } from "../resource-types";
 import { containsUnknown } from "../runtime/unknowns";
 import { VERSIONED_MEMBERS, type WebhookInputs, webhookInputsSchema } from "../webhook/schema";
 
@@ -10,14 +12,14 @@ import { VERSIONED_MEMBERS, type WebhookInputs, webhookInputsSchema } from "../w
  * Everything here is pure: no @pulumi/policy, no engine.
  */
 
-/** Type token of a `Webhook` (a dynamic resource registered with module "service", type "Webhook"). */
-export const WEBHOOK_TYPE = "pulumi-nodejs:dynamic/service:Webhook";
+/** Type token of a `Webhook`. */
+export const WEBHOOK_TYPE = dynamicTypeToken(DYNAMIC_TYPES.webhook);
 /** Type token of the `Domain` component. */
-export const DOMAIN_TYPE = "service:index:Domain";
+export const DOMAIN_TYPE = DOMAIN_COMPONENT_TYPE;
 /** Type tokens of the two dynamic steps of a domain; both carry a `domainName` input. */
 export const DOMAIN_STEP_TYPES: readonly string[] = [
-  "pulumi-nodejs:dynamic/service:DomainRegistration",
-  "pulumi-nodejs:dynamic/service:DomainVerification",
+  dynamicTypeToken(DYNAMIC_TYPES.domainRegistration),
+  dynamicTypeToken(DYNAMIC_TYPES.domainVerification),
 ];
 
 /** A resource as an analyzer describes it, with plain values: unknown sentinels kept, secrets revealed. */

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { withSecretOutputs } from "../resource-options";
+import { DYNAMIC_MODULE, DYNAMIC_TYPES } from "../resource-types";
 import { RuntimeProvider } from "../runtime-provider";
 import type { Publisher } from "./publisher";
 
@@ -29,8 +30,8 @@ export class VerificationFile extends pulumi.dynamic.Resource {
       name,
       { ...args, content: pulumi.secret(args.content), path: undefined, contentHash: undefined },
       withSecretOutputs(opts, ["contentHash"]),
-      "service",
-      "VerificationFile",
+      DYNAMIC_MODULE,
+      DYNAMIC_TYPES.verificationFile,
     );
   }
 }

@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ConnectionInput } from "../api/shapes";
 import type { ApiVersion } from "../api/versions";
 import { withSecretConnection, withSecretOutputs } from "../resource-options";
+import { DYNAMIC_MODULE, DYNAMIC_TYPES } from "../resource-types";
 import { RuntimeProvider } from "../runtime-provider";
 import { WEBHOOK_SECRET_OUTPUTS } from "./schema";
 
@@ -74,8 +75,8 @@ export class Webhook extends pulumi.dynamic.Resource {
         secretKeyHash: undefined,
       },
       withSecretOutputs(opts, WEBHOOK_SECRET_OUTPUTS),
-      "service",
-      "Webhook",
+      DYNAMIC_MODULE,
+      DYNAMIC_TYPES.webhook,
     );
   }
 }

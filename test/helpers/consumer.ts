@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -18,12 +18,6 @@ export interface Consumer {
 export interface ConsumerOptions {
   /** More packages the project installs, by version. */
   readonly dependencies?: Record<string, string>;
-  /**
-   * Put a symlink to this repository's @pulumi/pulumi (the same version) where the install would put it.
-   * That tree is most of an install's time; npm keeps the link as satisfying every dependency on it, and
-   * everything from the tarball and `dependencies` is still installed for real.
-   */
-  readonly linkPulumi?: boolean;
 }
 
 /** Packs this repository and installs the tarball in a fresh project under the system temp directory. */
@@ -44,19 +38,11 @@ export function createConsumer(repoDir: string, options: ConsumerOptions = {}): 
       private: true,
       dependencies: {
         "@service/pulumi": `file:pack/${tarball}`,
-        ...(options.linkPulumi ? {} : { "@pulumi/pulumi": pulumiVersion }),
+        "@pulumi/pulumi": pulumiVersion,
         ...options.dependencies,
       },
     }),
   );
-  if (options.linkPulumi) {
-    mkdirSync(join(dir, "node_modules/@pulumi"), { recursive: true });
-    symlinkSync(
-      join(repoDir, "node_modules/@pulumi/pulumi"),
-      join(dir, "node_modules/@pulumi/pulumi"),
-      "dir",
-    );
-  }
   execFileSync(
     "npm",
     ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
