@@ -2,16 +2,13 @@
  * `npm run sandbox`: the sandbox on port 8787, seeded for the quickstart, serving quickstart/.well-known-files
  * as the stand-in for https://hooks.quickstart.test/ and accepting its deliveries.
  */
-import { existsSync, mkdirSync } from "node:fs";
-import { delimiter, join, resolve } from "node:path";
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { startSandbox } from "@service/pulumi/sandbox";
+import { findPulumiCli } from "./pulumi-cli";
 
 const root = resolve(__dirname, "../..");
 const filesDir = join(root, "quickstart/.well-known-files");
-
-function pulumiOnPath(): boolean {
-  return (process.env.PATH ?? "").split(delimiter).some((dir) => existsSync(join(dir, "pulumi")));
-}
 
 async function main(): Promise<void> {
   mkdirSync(filesDir, { recursive: true });
@@ -21,7 +18,7 @@ async function main(): Promise<void> {
     serveDir: filesDir,
   });
   process.stdout.write(`service-sandbox listening on ${sandbox.url}\n`);
-  const steps = pulumiOnPath()
+  const steps = findPulumiCli()
     ? [
         "In another terminal:",
         "  export PULUMI_CONFIG_PASSPHRASE=quickstart   # the local backend encrypts secrets with it",
