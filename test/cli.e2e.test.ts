@@ -108,7 +108,7 @@ describe.skipIf(!cli)("with the Pulumi CLI, the quickstart", () => {
     const sandbox = await startSandbox({ seed: { ...seed, hosts: { "hooks.quickstart.test": origin.url } } });
     try {
       // The project file and the program, exactly as `pulumi up` runs them from a clone.
-      const stack = localStack({ dir: root, files: ["Pulumi.yaml", "dist/quickstart"] });
+      const stack = localStack({ dir: root, files: ["Pulumi.yaml", "quickstart/index.mts"] });
       stack.run("stack", "init", "e2e");
       stack.run("config", "set", "service:token", "quickstart-token");
       stack.run("config", "set", "service:baseUrl", sandbox.url);
