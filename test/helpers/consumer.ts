@@ -14,7 +14,15 @@ export interface Consumer {
   run(script: string): string;
 }
 
-export function createConsumer(repoDir: string): Consumer {
+export function createConsumer(
+  repoDir: string,
+  options: {
+    /** The @pulumi/pulumi version to install next to the package; the repository's own by default. */
+    readonly pulumiVersion?: string;
+    /** Installs even a @pulumi/pulumi outside the package's peer range (to find where that range starts). */
+    readonly ignorePeerRange?: boolean;
+  } = {},
+): Consumer {
   const dir = mkdtempSync(join(tmpdir(), "service-pulumi-consumer-"));
   const packDir = join(dir, "pack");
   mkdirSync(packDir);
@@ -23,7 +31,9 @@ export function createConsumer(repoDir: string): Consumer {
     stdio: "pipe",
   });
   const tarball = readdirSync(packDir).find((f) => f.endsWith(".tgz"))!;
-  const pulumiVersion = require(join(repoDir, "node_modules/@pulumi/pulumi/package.json")).version as string;
+  const pulumiVersion =
+    options.pulumiVersion ??
+    (require(join(repoDir, "node_modules/@pulumi/pulumi/package.json")).version as string);
   writeFileSync(
     join(dir, "package.json"),
     JSON.stringify({
@@ -34,7 +44,15 @@ export function createConsumer(repoDir: string): Consumer {
   );
   execFileSync(
     "npm",
-    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
+    [
+      "install",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--ignore-scripts",
+      "--loglevel=error",
+      ...(options.ignorePeerRange ? ["--legacy-peer-deps"] : []),
+    ],
     {
       cwd: dir,
       stdio: "pipe",
