@@ -3,6 +3,12 @@
  * Route53 alias. Its default behaviour goes to the receiver (a Lambda function URL); the
  * /service_url_registration/* behaviour goes to a private S3 bucket through Origin Access Control, where
  * the Domain component publishes the verification file. Webhooks depend on the Domain.
+ *
+ * The receiver's function URL stays public (auth NONE) rather than behind Origin Access Control: through
+ * OAC, Lambda accepts a POST only if the sender put the SHA-256 of the body in x-amz-content-sha256, and the
+ * Service does not send that header, so every delivery would be refused. The receiver checks
+ * Service-Signature before anything else, so a request that bypasses CloudFront gets a 401 and never reaches
+ * the table. README.md says more.
  */
 import * as aws from "@pulumi/aws";
 import * as pulumi from "@pulumi/pulumi";
@@ -46,35 +52,62 @@ const counters = new aws.dynamodb.Table("update-counters", {
   hashKey: "serviceId",
   billingMode: "PAY_PER_REQUEST",
 });
-const receiver = new aws.lambda.CallbackFunction("receiver", {
-  runtime: aws.lambda.Runtime.NodeJS22dX,
-  callback: handler,
-  environment: {
-    variables: {
-      COUNTERS_TABLE: counters.name,
-      // During a secret rotation, list the old and the new secret here until the old webhook is gone.
-      WEBHOOK_SECRETS: pulumi.jsonStringify([webhookSecret]),
-    },
-  },
-  policies: [
-    aws.iam.ManagedPolicy.AWSLambdaBasicExecutionRole,
-    aws.iam.ManagedPolicy.AmazonDynamoDBFullAccess,
-  ],
-  codePathOptions: { extraExcludePackages: ["@aws-sdk/client-dynamodb"] },
+const receiverRole = new aws.iam.Role("receiver", {
+  assumeRolePolicy: aws.iam.assumeRolePolicyForPrincipal({ Service: "lambda.amazonaws.com" }),
 });
+new aws.iam.RolePolicyAttachment("receiver-logs", {
+  role: receiverRole.name,
+  policyArn: aws.iam.ManagedPolicy.AWSLambdaBasicExecutionRole,
+});
+// Least privilege: the receiver reads one counter and writes it conditionally, in this table only.
+const countersAccess = new aws.iam.RolePolicy("receiver-counters", {
+  role: receiverRole.id,
+  policy: pulumi.jsonStringify({
+    Version: "2012-10-17",
+    Statement: [
+      { Effect: "Allow", Action: ["dynamodb:GetItem", "dynamodb:PutItem"], Resource: counters.arn },
+    ],
+  }),
+});
+const receiver = new aws.lambda.CallbackFunction(
+  "receiver",
+  {
+    runtime: aws.lambda.Runtime.NodeJS22dX,
+    callback: handler,
+    role: receiverRole,
+    environment: {
+      variables: {
+        COUNTERS_TABLE: counters.name,
+        // During a secret rotation, list the old and the new secret here until the old webhook is gone.
+        WEBHOOK_SECRETS: pulumi.jsonStringify([webhookSecret]),
+      },
+    },
+    codePathOptions: { extraExcludePackages: ["@aws-sdk/client-dynamodb"] },
+  },
+  // The first delivery must not find the function without its table access.
+  { dependsOn: [countersAccess] },
+);
 const receiverUrl = new aws.lambda.FunctionUrl("receiver", {
   functionName: receiver.name,
   authorizationType: "NONE",
 });
+// A public function URL needs both statements: InvokeFunctionUrl, and (for URLs created since
+// October 2025) InvokeFunction limited to calls that come through the URL.
 new aws.lambda.Permission("receiver-url", {
   function: receiver.name,
   action: "lambda:InvokeFunctionUrl",
   principal: "*",
   functionUrlAuthType: "NONE",
 });
+new aws.lambda.Permission("receiver-url-invoke", {
+  function: receiver.name,
+  action: "lambda:InvokeFunction",
+  principal: "*",
+  invokedViaFunctionUrl: true,
+});
 
 // Verification files: a private bucket that only CloudFront may read.
-const verificationBucket = new aws.s3.BucketV2("verification", { forceDestroy: true });
+const verificationBucket = new aws.s3.Bucket("verification", { forceDestroy: true });
 new aws.s3.BucketPublicAccessBlock("verification", {
   bucket: verificationBucket.id,
   blockPublicAcls: true,

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -14,43 +14,65 @@ export interface Consumer {
   run(script: string): string;
 }
 
-/** Options of a consumer project beyond this package and @pulumi/pulumi. */
+/** Options of a consumer project. */
 export interface ConsumerOptions {
+  /** The @pulumi/pulumi version to install next to the package; the repository's own by default. */
+  readonly pulumiVersion?: string;
+  /** Installs even a @pulumi/pulumi outside the package's peer range (to find where that range starts). */
+  readonly ignorePeerRange?: boolean;
   /** More packages the project installs, by version. */
   readonly dependencies?: Record<string, string>;
 }
 
 /** Packs this repository and installs the tarball in a fresh project under the system temp directory. */
 export function createConsumer(repoDir: string, options: ConsumerOptions = {}): Consumer {
+  const pulumiVersion =
+    options.pulumiVersion ??
+    (require(join(repoDir, "node_modules/@pulumi/pulumi/package.json")).version as string);
   const dir = mkdtempSync(join(tmpdir(), "service-pulumi-consumer-"));
-  const packDir = join(dir, "pack");
-  mkdirSync(packDir);
-  execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", packDir], {
-    cwd: repoDir,
-    stdio: "pipe",
-  });
-  const tarball = readdirSync(packDir).find((f) => f.endsWith(".tgz"))!;
-  const pulumiVersion = require(join(repoDir, "node_modules/@pulumi/pulumi/package.json")).version as string;
-  writeFileSync(
-    join(dir, "package.json"),
-    JSON.stringify({
-      name: "consumer-infra",
-      private: true,
-      dependencies: {
-        "@service/pulumi": `file:pack/${tarball}`,
-        "@pulumi/pulumi": pulumiVersion,
-        ...options.dependencies,
-      },
-    }),
-  );
-  execFileSync(
-    "npm",
-    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
-    {
-      cwd: dir,
+  try {
+    const packDir = join(dir, "pack");
+    mkdirSync(packDir);
+    execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", packDir], {
+      cwd: repoDir,
       stdio: "pipe",
-    },
-  );
+    });
+    const tarball = readdirSync(packDir).find((f) => f.endsWith(".tgz"))!;
+    writeFileSync(
+      join(dir, "package.json"),
+      JSON.stringify({
+        name: "consumer-infra",
+        private: true,
+        dependencies: {
+          "@service/pulumi": `file:pack/${tarball}`,
+          "@pulumi/pulumi": pulumiVersion,
+          ...options.dependencies,
+        },
+      }),
+    );
+    execFileSync(
+      "npm",
+      [
+        "install",
+        "--prefer-offline",
+        "--no-audit",
+        "--no-fund",
+        "--ignore-scripts",
+        "--loglevel=error",
+        ...(options.ignorePeerRange ? ["--legacy-peer-deps"] : []),
+      ],
+      { cwd: dir, stdio: "pipe" },
+    );
+  } catch (error) {
+    // A failed install leaves nothing behind in the temp folder, and says what npm said.
+    rmSync(dir, { recursive: true, force: true });
+    const npmSaid = (error as { stderr?: Buffer }).stderr?.toString().trim();
+    throw new Error(
+      `Could not install the packed @service/pulumi next to @pulumi/pulumi ${pulumiVersion}` +
+        (npmSaid ? `: ${npmSaid}` : ""),
+      { cause: error },
+    );
+  }
   return {
     dir,
     pulumiDir: join(dir, "node_modules/@pulumi/pulumi"),

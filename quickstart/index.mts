@@ -2,6 +2,9 @@
  * The quickstart program (Pulumi.yaml at the repository root). A Domain whose verification file is
  * written into a folder the sandbox serves, and two webhooks on it: one for authentications, one for
  * fingerprints.
+ *
+ * `pulumi up` runs this file as it is: Node strips the types, with no build step. So it keeps to syntax that
+ * only erases (no enum, namespace or constructor parameter properties); `npm run typecheck` checks the types.
  */
 import { resolve } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
