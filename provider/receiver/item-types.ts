@@ -3,7 +3,7 @@
  * service sends them: wire names, snake_case, so that a field path here is the same string as a search
  * filter key such as `text_fields.customer_item_id`.
  *
- * This module is deliberately free of zod. The receiver's published declarations re-export these types,
+ * This module is deliberately free of zod (it holds the types and two type guards). The receiver's published declarations re-export these types,
  * and a consumer that compiles declarations (no `skipLibCheck`) and lacks DOM or Node types cannot compile
  * zod's own. The zod schemas that read these shapes live in `../api/items.ts`, each checked against its
  * interface here with `satisfies`, so the two cannot drift.
@@ -254,3 +254,25 @@ export interface SnapshotsByVersion {
 
 /** An item delivered by a webhook of API version `V`; `activity.name` tells the two kinds apart. */
 export type Snapshot<V extends ApiVersion = "2.0"> = SnapshotsByVersion[V];
+
+/** Anything with an `activity.name`: the items above, delivered or answered. */
+interface WithActivity {
+  readonly activity: { readonly name: string };
+}
+
+/**
+ * Whether `item` is an authentication. TypeScript does not narrow a union on a nested member such as
+ * `item.activity.name`, so this guard does it: `if (isAuthentication(item)) item.properties.brand.id`.
+ */
+export function isAuthentication<T extends WithActivity>(
+  item: T,
+): item is Extract<T, { readonly activity: { readonly name: "authentication" } }> {
+  return item.activity.name === "authentication";
+}
+
+/** Whether `item` is a fingerprint; the counterpart of `isAuthentication`. */
+export function isFingerprint<T extends WithActivity>(
+  item: T,
+): item is Extract<T, { readonly activity: { readonly name: "fingerprint" } }> {
+  return item.activity.name === "fingerprint";
+}

@@ -28,6 +28,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefin
         return;
       }
       req.off("data", onData);
+      req.pause();
       resolve(undefined);
     };
     req.on("data", onData);
@@ -80,7 +81,8 @@ export function createNodeHandler<V extends ApiVersion = "2.0">(
           `Refused a webhook delivery larger than maxBodyBytes (${limit} bytes) with 413: the service will retry it, so raise maxBodyBytes if deliveries really are this large.`,
         );
         report({ status: 413, message: error.message, error });
-        // Closing the connection spares reading the rest of an oversized body.
+        // Close the connection once answered rather than read the rest of an oversized body.
+        res.once("finish", () => req.destroy());
         answer(res, 413, "body too large", { connection: "close" });
         return;
       }
