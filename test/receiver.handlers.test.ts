@@ -68,6 +68,13 @@ describe("receiveDelivery", () => {
     expect(Object.fromEntries(r.store)).toEqual({ a: 1, b: 5, c: 2 });
   });
 
+  it("passes a redelivery of a processed item on again: an equal counter is not stale", async () => {
+    const r = recorder();
+    const raw = delivery(item("a", 2));
+    for (let i = 0; i < 2; i += 1) expect((await receiveDelivery(raw, sign(raw), r.options)).status).toBe(200);
+    expect(r.handled).toEqual(["a@2", "a@2"]);
+  });
+
   it("answers 500 when the function throws, stops there, and records only what succeeded", async () => {
     const r = recorder((id) => id === "b");
     const raw = delivery(item("a", 1), item("b", 1), item("c", 1));
