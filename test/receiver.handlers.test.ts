@@ -71,7 +71,8 @@ describe("receiveDelivery", () => {
   it("passes a redelivery of a processed item on again: an equal counter is not stale", async () => {
     const r = recorder();
     const raw = delivery(item("a", 2));
-    for (let i = 0; i < 2; i += 1) expect((await receiveDelivery(raw, sign(raw), r.options)).status).toBe(200);
+    for (let i = 0; i < 2; i += 1)
+      expect((await receiveDelivery(raw, sign(raw), r.options)).status).toBe(200);
     expect(r.handled).toEqual(["a@2", "a@2"]);
   });
 

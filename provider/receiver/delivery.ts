@@ -13,7 +13,7 @@ export interface Delivery<V extends ApiVersion = "2.0"> {
   readonly webhookUuid: string;
   /** The webhook's channel, which lets several webhooks share one URL. */
   readonly channel: string;
-  /** The snapshots delivered, in the order sent; `activity.name` tells authentications from fingerprints. */
+  /** The snapshots delivered, in the order sent; `isAuthentication` and `isFingerprint` tell them apart. */
   readonly items: readonly Snapshot<V>[];
   /** Index in `secrets` of the key whose signature matched: during a rotation, tells old from new. */
   readonly secretIndex: number;
@@ -55,6 +55,7 @@ function describe(issues: readonly z.core.$ZodIssue[], prefix: readonly Property
   });
 }
 
+/** The body as JSON; bytes must be UTF-8, as the service sends them. */
 function decode(rawBody: string | Uint8Array): unknown {
   try {
     const text =

@@ -19,16 +19,34 @@ export interface CounterStore {
   set(serviceId: string, counter: number): Promise<unknown> | unknown;
 }
 
+/**
+ * A CounterStore in this process's memory that never lowers a counter, for a receiver that runs as one
+ * long-lived process. Counters are lost on restart: a Lambda function needs a table instead.
+ */
+export class MemoryCounterStore implements CounterStore {
+  private readonly counters = new Map<string, number>();
+
+  /** The counter stored for a session. */
+  get(serviceId: string): number | undefined {
+    return this.counters.get(serviceId);
+  }
+
+  /** Stores a session's counter, unless a higher one is already stored. */
+  set(serviceId: string, counter: number): void {
+    if (!isStale(counter, this.counters.get(serviceId))) this.counters.set(serviceId, counter);
+  }
+}
+
 /** The two members of a delivered item that ordering reads. */
 export interface DeliveredItem {
   readonly service_id: string;
   readonly update_counter: number;
 }
 
-/** Applies the ordering rule against a CounterStore (an in-memory Map by default). */
+/** Applies the ordering rule against a CounterStore (in this process's memory by default). */
 export class UpdateCounterGuard {
-  /** @param store where counters are read and written; a Map lasts as long as the process. */
-  constructor(private readonly store: CounterStore = new Map<string, number>()) {}
+  /** @param store where counters are read and written; a MemoryCounterStore by default. */
+  constructor(private readonly store: CounterStore = new MemoryCounterStore()) {}
 
   /** Whether `item` is not older than the counter stored for its session. */
   async isFresh(item: DeliveredItem): Promise<boolean> {

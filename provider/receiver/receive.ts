@@ -20,7 +20,10 @@ export interface ReceiverFailure {
 export interface ReceiverOptions<V extends ApiVersion = "2.0"> {
   /** The secret key of every webhook that posts to this URL: one, or the old and the new during a rotation. */
   readonly secrets: readonly string[];
-  /** Where the highest processed `update_counter` of each session is kept. */
+  /**
+   * Where the highest processed `update_counter` of each session is kept: a MemoryCounterStore in a
+   * long-lived process, a table (with a conditional write) in a Lambda function.
+   */
   readonly store: CounterStore;
   /**
    * Called once per item that is not stale, in delivery order, and awaited. Throw (or reject) to have the
