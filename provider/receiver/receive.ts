@@ -61,7 +61,7 @@ export function checkReceiverOptions<V extends ApiVersion>(
   }
   if (typeof options.handleItem !== "function" || typeof options.store?.get !== "function") {
     throw new ConfigurationError(
-      `${caller} needs options.handleItem (a function) and options.store (a CounterStore, such as a Map).`,
+      `${caller} needs options.handleItem (a function) and options.store (a CounterStore, such as a MemoryCounterStore).`,
     );
   }
   checkApiVersion(options.apiVersion, caller);
@@ -77,7 +77,7 @@ export function failureReporter<V extends ApiVersion>(
 /**
  * Verifies, parses and processes one delivery, and says what to answer. The request handlers for Node's
  * `http` and for Lambda function URLs wrap it; call it directly from any other framework with the raw body
- * and the `Service-Signature` header. It never throws: failures become the status.
+ * and the `Service-Signature` header. Failures become the status; it throws only what `onFailure` throws.
  *
  * Each item that is not stale is passed to `handleItem`, then its counter is recorded, in that order: the
  * store only ever holds counters of items processed, so a crash between the two leaves the item to be
