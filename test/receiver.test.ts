@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { isStale, UpdateCounterGuard, verifySignature } from "../provider/receiver/index";
+import { isStale, MemoryCounterStore, UpdateCounterGuard, verifySignature } from "../provider/receiver/index";
 import { SECRET } from "./helpers/fixtures";
 import { hookBody, useRegisteredWorld } from "./helpers/world";
 
@@ -99,5 +99,20 @@ describe("end to end: sandbox deliveries through the receiver helpers", () => {
         processed.push(item.update_counter);
     }
     expect(processed).toEqual([2]);
+  });
+});
+
+describe("MemoryCounterStore", () => {
+  it("never lowers a counter, so concurrent deliveries finishing out of order keep the newest", async () => {
+    const store = new MemoryCounterStore();
+    store.set("a", 2);
+    store.set("a", 1);
+    store.set("b", 1);
+    expect([store.get("a"), store.get("b"), store.get("c")]).toEqual([2, 1, undefined]);
+    // The guard's default store, so the guard's behaviour is the same.
+    const guard = new UpdateCounterGuard();
+    await guard.record({ service_id: "a", update_counter: 5 });
+    await guard.record({ service_id: "a", update_counter: 4 });
+    expect(await guard.isFresh({ service_id: "a", update_counter: 4 })).toBe(false);
   });
 });

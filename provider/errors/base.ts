@@ -26,6 +26,9 @@ export type ErrorCode =
   | "connection"
   | "timeout"
   | "ambiguous"
+  // What a webhook receiver refused.
+  | "invalid_signature"
+  | "malformed_delivery"
   // What a resource's lifecycle found.
   | LifecycleCode;
 

@@ -1,4 +1,5 @@
 export * from "./api";
 export * from "./base";
 export * from "./lifecycle";
+export * from "./receiver";
 export * from "./transport";

@@ -1,2 +1,15 @@
-export { type CounterStore, type DeliveredItem, isStale, UpdateCounterGuard } from "./ordering";
+export { InvalidSignatureError, MalformedDeliveryError } from "../errors/receiver";
+export { type Delivery, type ParseDeliveryOptions, parseDelivery } from "./delivery";
+export type * from "./item-types";
+export { isAuthentication, isFingerprint } from "./item-types";
+export { createLambdaHandler, type FunctionUrlEvent, type FunctionUrlResult } from "./lambda";
+export { createNodeHandler, DEFAULT_MAX_BODY_BYTES, type NodeHandlerOptions } from "./node";
+export {
+  type CounterStore,
+  type DeliveredItem,
+  isStale,
+  MemoryCounterStore,
+  UpdateCounterGuard,
+} from "./ordering";
+export { type ReceiveResult, type ReceiverFailure, type ReceiverOptions, receiveDelivery } from "./receive";
 export { type SignatureCheck, verifySignature } from "./signature";

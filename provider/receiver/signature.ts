@@ -1,10 +1,18 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
+/** The outcome of a signature check. */
 export type SignatureCheck =
   | { readonly valid: true /** Index in `secrets` of the key that matched. */; readonly secretIndex: number }
-  | { readonly valid: false; readonly reason: string };
+  | {
+      readonly valid: false;
+      /** Why, with the likely cause. Never contains a secret or the signature. */
+      readonly reason: string;
+    };
 
 const PREFIX = "SHA256:";
+
+const hmac = (secret: string, body: string | Uint8Array) =>
+  createHmac("sha256", secret).update(body).digest();
 
 /**
  * Checks a delivery's `Service-Signature` header (`SHA256:<base64 HMAC-SHA256 of the raw body>`) against
@@ -18,26 +26,48 @@ export function verifySignature(
   header: string | null | undefined,
   secrets: readonly string[],
 ): SignatureCheck {
-  if (!header) return { valid: false, reason: "the Service-Signature header is missing" };
+  if (!header) {
+    return {
+      valid: false,
+      reason:
+        "the Service-Signature header is missing: the request did not come from a Service webhook, or a proxy in front of the receiver dropped the header",
+    };
+  }
   if (!header.startsWith(PREFIX)) {
-    return { valid: false, reason: `the Service-Signature header must start with ${PREFIX}` };
+    return {
+      valid: false,
+      reason: `the Service-Signature header must start with ${PREFIX}: the request did not come from a Service webhook`,
+    };
   }
   const given = Buffer.from(header.slice(PREFIX.length).trim(), "base64");
-  if (given.length !== 32)
-    return { valid: false, reason: "the Service-Signature value is not a base64 SHA-256 digest" };
-  if (secrets.length === 0) return { valid: false, reason: "no secret to check against" };
+  if (given.length !== 32) {
+    return {
+      valid: false,
+      reason:
+        "the Service-Signature value is not a base64 SHA-256 digest: the header was cut short or altered on the way",
+    };
+  }
+  if (secrets.length === 0) {
+    return {
+      valid: false,
+      reason: "no secret to check against: configure the secret key of every webhook that posts to this URL",
+    };
+  }
   let match = -1;
   // Every secret is checked, matched or not, so timing does not reveal which one matched.
   secrets.forEach((secret, i) => {
-    const expected = createHmac("sha256", secret).update(rawBody).digest();
-    if (timingSafeEqual(expected, given) && match === -1) match = i;
+    if (timingSafeEqual(hmac(secret, rawBody), given) && match === -1) match = i;
   });
   if (match >= 0) return { valid: true, secretIndex: match };
-  const stray = secrets.some((s) => s !== s.trim());
-  return {
-    valid: false,
-    reason:
-      "the signature matches none of the secrets: check that the body is the raw bytes received (not parsed and re-serialized)" +
-      (stray ? ", and note that a secret has leading or trailing whitespace, often a stray newline" : ""),
-  };
+  return { valid: false, reason: mismatchReason(rawBody, given, secrets) };
+}
+
+/** Explains a signature that matches no secret. Timing no longer matters: the answer is already "no". */
+function mismatchReason(rawBody: string | Uint8Array, given: Buffer, secrets: readonly string[]): string {
+  const padded = secrets.findIndex((s) => s !== s.trim() && timingSafeEqual(hmac(s.trim(), rawBody), given));
+  if (padded >= 0) {
+    return `the signature matches secret ${padded} once its leading or trailing whitespace is removed: the secret carries a stray newline or space (often from a file or an echo), trim it`;
+  }
+  const count = secrets.length === 1 ? "the secret" : `any of the ${secrets.length} secrets`;
+  return `the signature does not match ${count}. Likely causes: the body was parsed and re-serialized before it was checked (pass the raw bytes received); or the secret is another webhook's (during a rotation, configure the secrets of both the old and the new webhook)`;
 }

@@ -1,0 +1,286 @@
+import { createHmac } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { LambdaFunctionURLEvent, LambdaFunctionURLResult } from "aws-lambda";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ConfigurationError } from "../provider/errors/index";
+import {
+  type CounterStore,
+  createLambdaHandler,
+  createNodeHandler,
+  type FunctionUrlEvent,
+  type FunctionUrlResult,
+  type NodeHandlerOptions,
+  type ReceiverFailure,
+  receiveDelivery,
+} from "../provider/receiver/index";
+import { SECRET } from "./helpers/fixtures";
+
+// The declared event and result stay compatible with @types/aws-lambda, which users' code passes in.
+const _event: FunctionUrlEvent = {} as LambdaFunctionURLEvent;
+const _result: LambdaFunctionURLResult = {} as FunctionUrlResult;
+void [_event, _result];
+
+const sign = (body: string, secret = SECRET) =>
+  `SHA256:${createHmac("sha256", secret).update(body).digest("base64")}`;
+
+const item = (service_id: string, update_counter: number) => ({
+  service_id,
+  activity: { name: "fingerprint", mode: "register", form_factor: "microscopic" },
+  owner: { organization: { name: "acme" }, user: { username: "acme-alice" } },
+  status: { flag: null, result: { id: "registered", display: "Registered", final: true }, retake: null },
+  text_fields: { customer_item_id: `order-${service_id}` },
+  update_counter,
+});
+
+const delivery = (...items: ReturnType<typeof item>[]) =>
+  JSON.stringify({ channel: "default", item_count: items.length, items, webhook_uuid: "w-1" });
+
+/** A receiver's options, recording what it was given and told. */
+function recorder(fail: (serviceId: string) => boolean = () => false) {
+  const handled: string[] = [];
+  const failures: ReceiverFailure[] = [];
+  const store = new Map<string, number>();
+  const options = {
+    secrets: [SECRET],
+    store,
+    onFailure: (f: ReceiverFailure) => failures.push(f),
+    handleItem: async (i: { service_id: string; update_counter: number }) => {
+      handled.push(`${i.service_id}@${i.update_counter}`);
+      if (fail(i.service_id)) throw new Error(`cannot store ${i.service_id}`);
+    },
+  };
+  return { handled, failures, store, options };
+}
+
+describe("receiveDelivery", () => {
+  it("passes each fresh item on in order, skips stale ones, and records counters after success", async () => {
+    const r = recorder();
+    r.store.set("b", 5);
+    const raw = delivery(item("a", 1), item("b", 4), item("b", 5), item("c", 2));
+    expect(await receiveDelivery(raw, sign(raw), r.options)).toEqual({
+      status: 200,
+      body: "ok",
+      processed: 3,
+      skipped: 1,
+    });
+    expect(r.handled).toEqual(["a@1", "b@5", "c@2"]);
+    expect(Object.fromEntries(r.store)).toEqual({ a: 1, b: 5, c: 2 });
+  });
+
+  it("passes a redelivery of a processed item on again: an equal counter is not stale", async () => {
+    const r = recorder();
+    const raw = delivery(item("a", 2));
+    for (let i = 0; i < 2; i += 1)
+      expect((await receiveDelivery(raw, sign(raw), r.options)).status).toBe(200);
+    expect(r.handled).toEqual(["a@2", "a@2"]);
+  });
+
+  it("answers 500 when the function throws, stops there, and records only what succeeded", async () => {
+    const r = recorder((id) => id === "b");
+    const raw = delivery(item("a", 1), item("b", 1), item("c", 1));
+    expect(await receiveDelivery(raw, sign(raw), r.options)).toMatchObject({ status: 500, processed: 1 });
+    expect(r.handled).toEqual(["a@1", "b@1"]);
+    expect(Object.fromEntries(r.store)).toEqual({ a: 1 });
+    expect(r.failures).toEqual([
+      {
+        status: 500,
+        error: new Error("cannot store b"),
+        message: expect.stringMatching(
+          /^Item b \(update_counter 1\) of a delivery from webhook w-1 failed: cannot store b\. Answered 500.*1 earlier item/,
+        ),
+      },
+    ]);
+  });
+
+  it("answers 500 when the store fails, before or after processing", async () => {
+    for (const broken of ["get", "set"] as const) {
+      const r = recorder();
+      const store: CounterStore = {
+        get: () => (broken === "get" ? Promise.reject(new Error("table unreachable")) : undefined),
+        set: () => (broken === "set" ? Promise.reject(new Error("table unreachable")) : undefined),
+      };
+      const raw = delivery(item("a", 1));
+      expect(await receiveDelivery(raw, sign(raw), { ...r.options, store })).toMatchObject({ status: 500 });
+      expect(r.failures[0]!.message).toMatch(/table unreachable/);
+    }
+  });
+
+  it("answers 401 and 400 without calling the function, and hides secrets from what it reports", async () => {
+    const r = recorder();
+    const raw = delivery(item("a", 1));
+    expect(await receiveDelivery(raw, sign(raw, "some-other-secret"), r.options)).toMatchObject({
+      status: 401,
+      body: "invalid signature",
+    });
+    const malformed = "{}";
+    expect(await receiveDelivery(malformed, sign(malformed), r.options)).toMatchObject({
+      status: 400,
+      body: "malformed delivery",
+    });
+    expect(r.handled).toEqual([]);
+    expect(r.failures.map((f) => [f.status, f.error?.constructor.name])).toEqual([
+      [401, "InvalidSignatureError"],
+      [400, "MalformedDeliveryError"],
+    ]);
+    // A secret that leaks into the function's error is redacted in the report.
+    const leaky = recorder(() => true);
+    await receiveDelivery(raw, sign(raw), {
+      ...leaky.options,
+      handleItem: () => {
+        throw new Error(`bad key ${SECRET}`);
+      },
+    });
+    expect(leaky.failures[0]!.message).not.toContain(SECRET);
+  });
+
+  it("reports to the console unless told otherwise", async () => {
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const { onFailure: _, ...options } = recorder().options;
+      const raw = delivery(item("a", 1));
+      await receiveDelivery(raw, "SHA256:", options);
+      expect(spy).toHaveBeenCalledWith(expect.stringMatching(/^Refused a webhook delivery: .*not a base64/));
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
+describe("the Node http handler", () => {
+  let server: Server | undefined;
+  afterEach(
+    () =>
+      new Promise<void>((resolve) => {
+        server?.closeAllConnections();
+        server ? server.close(() => resolve()) : resolve();
+      }),
+  );
+
+  async function serve(options: NodeHandlerOptions): Promise<string> {
+    server = createServer(createNodeHandler(options));
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  const post = (url: string, body: string | ReadableStream, headers: Record<string, string> = {}) =>
+    fetch(url, { method: "POST", body, headers, duplex: "half" } as RequestInit);
+
+  it("answers 200 to a signed delivery and hands the raw body over unchanged", async () => {
+    const r = recorder();
+    const url = await serve(r.options);
+    // Non-ASCII text: any re-encoding of the body would break the signature.
+    const raw = delivery({ ...item("a", 1), text_fields: { customer_item_id: "注文-ü" } });
+    const response = await post(url, raw, { "service-signature": sign(raw) });
+    expect([response.status, await response.text()]).toEqual([200, "ok"]);
+    expect(r.handled).toEqual(["a@1"]);
+  });
+
+  it("answers 401, 400 and 500 for a bad signature, a malformed body and a failing function", async () => {
+    const r = recorder(() => true);
+    const url = await serve(r.options);
+    const raw = delivery(item("a", 1));
+    expect((await post(url, raw, { "service-signature": sign(raw, "x-other-secret") })).status).toBe(401);
+    expect((await post(url, raw)).status).toBe(401);
+    expect((await post(url, "[]", { "service-signature": sign("[]") })).status).toBe(400);
+    expect((await post(url, raw, { "service-signature": sign(raw) })).status).toBe(500);
+    expect(r.store.size).toBe(0);
+  });
+
+  it("answers 405 to other methods", async () => {
+    const url = await serve(recorder().options);
+    const response = await fetch(url);
+    expect([response.status, response.headers.get("allow")]).toEqual([405, "POST"]);
+  });
+
+  it("refuses a body over maxBodyBytes with 413, declared or streamed, without reading it whole", async () => {
+    const r = recorder();
+    const url = await serve({ ...r.options, maxBodyBytes: 64 });
+    expect((await post(url, "x".repeat(65))).status).toBe(413);
+    // A chunked body of 256 MiB with no length: the handler must cut it off long before its end.
+    const CHUNKS = 4096;
+    let pulls = 0;
+    const huge = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulls += 1;
+        if (pulls > CHUNKS) controller.close();
+        else controller.enqueue(new Uint8Array(64 * 1024));
+      },
+    });
+    const streamed = await post(url, huge).then(
+      (response) => response.status,
+      () => "connection closed",
+    );
+    expect([413, "connection closed"]).toContain(streamed);
+    expect(pulls).toBeLessThan(CHUNKS / 4);
+    expect(r.failures.map((f) => f.status)).toEqual([413, 413]);
+    expect(r.failures[0]!.message).toMatch(/maxBodyBytes \(64 bytes\)/);
+  });
+
+  it("still answers when onFailure throws", async () => {
+    const url = await serve({
+      ...recorder().options,
+      onFailure: () => {
+        throw new Error("logger down");
+      },
+    });
+    expect((await post(url, "{}")).status).toBe(500);
+  });
+
+  it("refuses bad options when it is created", () => {
+    const { options } = recorder();
+    expect(() => createNodeHandler({ ...options, secrets: [] })).toThrow(ConfigurationError);
+    expect(() => createNodeHandler({ ...options, maxBodyBytes: 0 })).toThrow(/maxBodyBytes/);
+    expect(() => createNodeHandler({ ...options, apiVersion: "1.3" as "1.4" })).toThrow(/apiVersion "1\.3"/);
+    expect(() => createLambdaHandler({ ...options, secrets: [] })).toThrow(/at least one secret/);
+  });
+});
+
+describe("the Lambda function URL handler", () => {
+  const event = (raw: string, overrides: Partial<FunctionUrlEvent> = {}): FunctionUrlEvent => ({
+    body: raw,
+    isBase64Encoded: false,
+    headers: { "service-signature": sign(raw), "content-type": "application/json" },
+    requestContext: { http: { method: "POST" } },
+    ...overrides,
+  });
+
+  it("verifies the body as sent, plain or base64-encoded, whatever the header's case", async () => {
+    const r = recorder();
+    const handler = createLambdaHandler(r.options);
+    const raw = delivery(item("a", 1));
+    expect(await handler(event(raw))).toEqual({
+      statusCode: 200,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+      body: "ok",
+    });
+    const encoded = event(Buffer.from(raw).toString("base64"), {
+      isBase64Encoded: true,
+      headers: { "Service-Signature": sign(raw) },
+    });
+    expect((await handler(encoded)).statusCode).toBe(200);
+    expect((await handler(event(raw, { requestContext: undefined }))).statusCode).toBe(200);
+    expect(r.handled).toEqual(["a@1", "a@1", "a@1"]);
+  });
+
+  it("answers 401, 400, 405 and 500", async () => {
+    const r = recorder(() => true);
+    const handler = createLambdaHandler(r.options);
+    const raw = delivery(item("a", 1));
+    expect((await handler(event(raw, { headers: {} }))).statusCode).toBe(401);
+    expect((await handler({ ...event("[]"), body: undefined })).statusCode).toBe(401);
+    expect((await handler(event("[]"))).statusCode).toBe(400);
+    expect(await handler(event(raw, { requestContext: { http: { method: "GET" } } }))).toMatchObject({
+      statusCode: 405,
+      headers: { allow: "POST" },
+    });
+    expect((await handler(event(raw))).statusCode).toBe(500);
+    const throwing = createLambdaHandler({
+      ...r.options,
+      onFailure: () => {
+        throw new Error("logger down");
+      },
+    });
+    expect((await throwing(event("[]"))).statusCode).toBe(500);
+  });
+});
