@@ -1,10 +1,11 @@
 /**
- * The webhook receiver, run as a Lambda function behind CloudFront. It accepts a delivery only when
- * Service-Signature matches one of the webhook secrets (several during a rotation), and skips any item
- * whose update_counter is lower than the one already processed for that session.
+ * The webhook receiver, run as a Lambda function behind CloudFront. createLambdaHandler accepts a delivery
+ * only when Service-Signature matches one of the webhook secrets (several during a rotation), skips any
+ * item whose update_counter is lower than the one already processed for that session, and answers 200
+ * only once every other item has been processed, so that the service retries whatever failed.
  */
 
-import type { CounterStore, DeliveredItem } from "@service/pulumi/receiver";
+import type { CounterStore, FunctionUrlEvent, FunctionUrlResult, Snapshot } from "@service/pulumi/receiver";
 import type { LambdaFunctionURLEvent, LambdaFunctionURLResult } from "aws-lambda";
 
 /** update_counter per session in DynamoDB. The write is conditional, so a late event never lowers it. */
@@ -38,33 +39,39 @@ export function dynamoCounterStore(tableName: string): CounterStore {
   };
 }
 
-interface Delivery {
-  readonly channel: string;
-  readonly webhook_uuid: string;
-  readonly items: (DeliveredItem & Record<string, unknown>)[];
+/**
+ * Your own processing of one item (a queue, a table, a workflow). Throw to have the delivery retried. It
+ * sees an item again after a retry, so make it idempotent for a given service_id and update_counter.
+ */
+async function processItem(item: Snapshot, channel: string): Promise<void> {
+  console.log(
+    JSON.stringify({
+      channel,
+      kind: item.activity.name,
+      service_id: item.service_id,
+      update_counter: item.update_counter,
+      result: item.status.result.id,
+    }),
+  );
 }
 
+/**
+ * The handler, built on the first event and kept while the Lambda container lives, DynamoDB client
+ * included. An object rather than a `let`: Pulumi's function serialization shares a captured object between
+ * invocations but gives each invocation a fresh copy of a captured variable.
+ */
+const built: { receive?: (event: FunctionUrlEvent) => Promise<FunctionUrlResult> } = {};
+
 export async function handler(event: LambdaFunctionURLEvent): Promise<LambdaFunctionURLResult> {
-  const { UpdateCounterGuard, verifySignature } =
-    require("@service/pulumi/receiver") as typeof import("@service/pulumi/receiver");
-  const raw = Buffer.from(event.body ?? "", event.isBase64Encoded ? "base64" : "utf8");
-  const secrets = JSON.parse(process.env.WEBHOOK_SECRETS ?? "[]") as string[];
-  const check = verifySignature(raw, event.headers["service-signature"], secrets);
-  if (!check.valid) {
-    console.warn(`rejected delivery: ${check.reason}`);
-    return { statusCode: 401, body: "invalid signature" };
+  if (!built.receive) {
+    const { createLambdaHandler } =
+      require("@service/pulumi/receiver") as typeof import("@service/pulumi/receiver");
+    built.receive = createLambdaHandler({
+      // During a rotation, WEBHOOK_SECRETS lists the old and the new webhook's secret.
+      secrets: JSON.parse(process.env.WEBHOOK_SECRETS ?? "[]") as string[],
+      store: dynamoCounterStore(process.env.COUNTERS_TABLE ?? ""),
+      handleItem: (item, delivery) => processItem(item, delivery.channel),
+    });
   }
-  const delivery = JSON.parse(raw.toString("utf8")) as Delivery;
-  const guard = new UpdateCounterGuard(dynamoCounterStore(process.env.COUNTERS_TABLE ?? ""));
-  for (const item of await guard.accept(delivery.items)) {
-    // Hand the item to your own processing here (a queue, a table, a workflow).
-    console.log(
-      JSON.stringify({
-        channel: delivery.channel,
-        service_id: item.service_id,
-        update_counter: item.update_counter,
-      }),
-    );
-  }
-  return { statusCode: 200, body: "ok" };
+  return built.receive(event);
 }
