@@ -16,7 +16,7 @@ import type {
   ItemStatusV2,
   ItemWarning,
   UnavailableFingerprintParent,
-} from "../receiver/item-types";
+} from "./item-shapes";
 import { Timestamp } from "./schemas";
 import type { ApiVersion } from "./versions";
 
@@ -27,7 +27,7 @@ import type { ApiVersion } from "./versions";
  * Objects are loose: keys the spec does not list are kept, so that a snapshot stored whole keeps what the
  * service added since (section 9). Enums are plain strings, except `activity.name`, which tells the two
  * kinds of item apart. Each schema `satisfies` the zod-free interface of the same name in
- * `../receiver/item-types.ts`: those are the types published to users.
+ * `item-shapes.ts`: those are the types published to users.
  */
 
 const ItemOwnerSchema = z.looseObject({

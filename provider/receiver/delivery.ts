@@ -1,10 +1,10 @@
 import { z } from "zod";
+import type { Snapshot } from "../api/item-shapes";
 import { ITEM_KINDS, SNAPSHOT_SCHEMAS } from "../api/items";
 import { type ApiVersion, isApiVersion } from "../api/versions";
 import { rememberSecret } from "../context/process";
 import { ConfigurationError } from "../errors/base";
 import { InvalidSignatureError, MalformedDeliveryError } from "../errors/receiver";
-import type { Snapshot } from "./item-types";
 import { verifySignature } from "./signature";
 
 /** A verified, parsed webhook delivery. */

@@ -1,7 +1,7 @@
+export type * from "../api/item-shapes";
+export { isAuthentication, isFingerprint } from "../api/item-shapes";
 export { InvalidSignatureError, MalformedDeliveryError } from "../errors/receiver";
 export { type Delivery, type ParseDeliveryOptions, parseDelivery } from "./delivery";
-export type * from "./item-types";
-export { isAuthentication, isFingerprint } from "./item-types";
 export { createLambdaHandler, type FunctionUrlEvent, type FunctionUrlResult } from "./lambda";
 export { createNodeHandler, DEFAULT_MAX_BODY_BYTES, type NodeHandlerOptions } from "./node";
 export {

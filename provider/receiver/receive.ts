@@ -1,9 +1,9 @@
+import type { Snapshot } from "../api/item-shapes";
 import type { ApiVersion } from "../api/versions";
 import { redact } from "../context/process";
 import { ConfigurationError } from "../errors/base";
 import { InvalidSignatureError, MalformedDeliveryError } from "../errors/receiver";
 import { checkApiVersion, type Delivery, parseDelivery } from "./delivery";
-import type { Snapshot } from "./item-types";
 import { type CounterStore, UpdateCounterGuard } from "./ordering";
 
 /** A delivery the receiver refused or failed to process, as `onFailure` is told of it. */
