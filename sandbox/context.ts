@@ -10,22 +10,12 @@ import type { FaultTable } from "./faults";
 import { invalid } from "./http-errors";
 import type { ImageUrls } from "./images";
 import type { SlidingWindowLimiter } from "./rate-limit";
-import type { Settings } from "./seed";
+import type { RequestRecord, Settings } from "./shapes";
 import type { Signer } from "./signer";
 import type { SandboxStore, TokenRecord } from "./store";
 
 /** The Hono environment of the sandbox app: @hono/node-server's bindings, absent when mounted elsewhere. */
 export type SandboxEnv = { Bindings: Partial<HttpBindings> };
-
-/** One API request the sandbox answered, as `GET /_sandbox/requests` lists it. */
-export interface RequestRecord {
-  readonly method: string;
-  readonly path: string;
-  /** The route template that matched, or undefined for an unknown path. */
-  readonly route: string | undefined;
-  readonly status: number;
-  readonly at: number;
-}
 
 /** Everything a handler may reach: the state, the settings and the sandbox's services. */
 export interface SandboxContext {

@@ -1,13 +1,16 @@
 import { createSandboxApp } from "./app";
 import { AppUsers } from "./app-users";
 import { realClock, type SandboxClock } from "./clock";
-import type { RequestRecord, SandboxContext, SandboxEnv } from "./context";
+import type { SandboxContext, SandboxEnv } from "./context";
 import { Deliverer, type DeliveryAttempt } from "./deliveries";
-import { type FaultSpec, FaultTable } from "./faults";
+import { DEMO_SEED } from "./demo";
+import { FaultTable } from "./faults";
 import { ImageUrls } from "./images";
 import { SlidingWindowLimiter } from "./rate-limit";
-import { DEMO_SEED, loadSeedFile, Seed, type SeedInput, Settings } from "./seed";
-import { type SessionUpsert, upsertSession } from "./sessions";
+import { loadSeedFile, Seed, Settings } from "./seed";
+import { upsertSession } from "./sessions";
+import type * as Shapes from "./shapes";
+import type { FaultSpec, RequestRecord, SeedInput, SessionUpsert } from "./shapes";
 import { Signer } from "./signer";
 import { SandboxStore } from "./store";
 
@@ -16,7 +19,7 @@ export interface SandboxAppOptions {
   /** A seed object or the path of a seed file; the demo organization when omitted. */
   readonly seed?: SeedInput | string;
   /** Overrides of the seed's settings. */
-  readonly settings?: Partial<Settings>;
+  readonly settings?: Partial<Shapes.Settings>;
   /** The source of time for expiry, the rate limit and delivery retries; the real clock when omitted. */
   readonly clock?: SandboxClock;
   /** A folder served at /_sandbox/origin/, usable as a `hosts` origin. */
@@ -26,7 +29,7 @@ export interface SandboxAppOptions {
 /** The controls a test or demo drives a sandbox with, besides its HTTP API. */
 export interface SandboxControls {
   readonly store: SandboxStore;
-  readonly settings: Settings;
+  readonly settings: Shapes.Settings;
   /** Every API request the sandbox answered, in order. */
   requests(): readonly RequestRecord[];
   /** Every delivery attempt, in order, with its signed body and Service-Signature header. */
@@ -47,7 +50,7 @@ export interface SandboxApp extends SandboxControls {
   stop(): void;
 }
 
-function resolveSeed(seed: SandboxAppOptions["seed"]): Seed {
+function resolveSeed(seed: SandboxAppOptions["seed"]): Shapes.Seed {
   if (typeof seed === "string") return loadSeedFile(seed);
   return Seed.parse(seed ?? DEMO_SEED);
 }

@@ -3,7 +3,7 @@ import { resolveHost } from "../provider/client/hosts";
 import type { SandboxClock } from "./clock";
 import { lookup } from "./item-path";
 import { renderDeliveryItem } from "./render";
-import type { Settings } from "./seed";
+import type { Settings } from "./shapes";
 import type { SessionRecord, WebhookRecord } from "./store";
 
 /** One attempt to deliver one snapshot to one webhook, as `GET /_sandbox/deliveries` lists it. */

@@ -1,42 +1,44 @@
 import { z } from "zod";
+import { exactly } from "../provider/api/shapes";
+import type { FaultSpec as FaultShape } from "./shapes";
 
 /** A fault to arm: which requests it hits, how many times, and what it does to them. */
-export const FaultSpec = z
-  .object({
-    method: z.enum(["GET", "POST"]),
-    /** An exact path, or a prefix ending in `*`. */
-    path: z.string().startsWith("/"),
-    count: z.number().int().positive().default(1),
-    /** Answer with this status instead of handling the request (or, with `apply`, after handling it). */
-    status: z.number().int().min(400).max(599).optional(),
-    /**
-     * With `status`: handle the request first, then answer that status anyway. The change is made and the
-     * caller hears of a failure, as when a service fails after committing.
-     */
-    apply: z.boolean().optional(),
-    retryAfter: z.number().int().min(0).optional(),
-    /** Hold the request this long before handling it. */
-    delayMs: z.number().int().min(0).max(60_000).optional(),
-    /** Handle the request, then close the connection without answering. */
-    drop: z.boolean().optional(),
-  })
-  .refine((f) => f.status !== undefined || f.delayMs !== undefined || f.drop === true, {
-    message: "a fault needs status, delayMs or drop",
-  })
-  .refine((f) => !(f.status !== undefined && f.drop === true), {
-    message: "status and drop exclude each other",
-  })
-  .refine((f) => f.apply !== true || f.status !== undefined, {
-    message: "apply needs a status to answer after handling the request",
-  });
-/** A fault as armed, `count` defaulted. */
-export type FaultSpec = z.output<typeof FaultSpec>;
+export const FaultSpec = exactly<FaultShape>()(
+  z
+    .object({
+      method: z.enum(["GET", "POST"]),
+      /** An exact path, or a prefix ending in `*`. */
+      path: z.string().startsWith("/"),
+      count: z.number().int().positive().default(1),
+      /** Answer with this status instead of handling the request (or, with `apply`, after handling it). */
+      status: z.number().int().min(400).max(599).optional(),
+      /**
+       * With `status`: handle the request first, then answer that status anyway. The change is made and the
+       * caller hears of a failure, as when a service fails after committing.
+       */
+      apply: z.boolean().optional(),
+      retryAfter: z.number().int().min(0).optional(),
+      /** Hold the request this long before handling it. */
+      delayMs: z.number().int().min(0).max(60_000).optional(),
+      /** Handle the request, then close the connection without answering. */
+      drop: z.boolean().optional(),
+    })
+    .refine((f) => f.status !== undefined || f.delayMs !== undefined || f.drop === true, {
+      message: "a fault needs status, delayMs or drop",
+    })
+    .refine((f) => !(f.status !== undefined && f.drop === true), {
+      message: "status and drop exclude each other",
+    })
+    .refine((f) => f.apply !== true || f.status !== undefined, {
+      message: "apply needs a status to answer after handling the request",
+    }),
+);
 
 /** Faults armed for the next N requests that match a method and path. */
 export class FaultTable {
-  private faults: { spec: FaultSpec; left: number }[] = [];
+  private faults: { spec: FaultShape; left: number }[] = [];
 
-  add(spec: FaultSpec): void {
+  add(spec: FaultShape): void {
     this.faults.push({ spec, left: spec.count });
   }
 
@@ -45,7 +47,7 @@ export class FaultTable {
   }
 
   /** The fault for this request, if one is armed; using it counts it down. */
-  take(method: string, path: string): FaultSpec | undefined {
+  take(method: string, path: string): FaultShape | undefined {
     const entry = this.faults.find(
       (f) => f.left > 0 && f.spec.method === method && pathMatches(f.spec.path, path),
     );

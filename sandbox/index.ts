@@ -2,12 +2,11 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { DEFAULT_BASE_URL } from "../provider/client/config";
 import { ManualClock, realClock, type SandboxClock } from "./clock";
-import type { RequestRecord } from "./context";
+
 import { createSandbox, type SandboxApp, type SandboxAppOptions, type SandboxControls } from "./create";
 import { type DeliveryAttempt, signatureFor } from "./deliveries";
-import type { FaultSpec } from "./faults";
-import { DEMO_SEED, DEMO_TOKEN, type SeedInput, type Settings } from "./seed";
-import type { SessionUpsert } from "./sessions";
+import { DEMO_SEED, DEMO_TOKEN } from "./demo";
+import type { FaultSpec, RequestRecord, SeedInput, SessionUpsert, Settings } from "./shapes";
 
 export type {
   DeliveryAttempt,

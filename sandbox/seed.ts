@@ -1,81 +1,66 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { REQUESTS_PER_SECOND } from "../provider/api/limits";
+import { exactly, exactlyInput } from "../provider/api/shapes";
+import type * as Shapes from "./shapes";
 
 /** The sandbox's tunables: every value the spec leaves "not shown", each with a documented default. */
-export const Settings = z.object({
-  /** Requests per second per token; 0 turns the limit off. */
-  rateLimitPerSecond: z.number().min(0).default(REQUESTS_PER_SECOND),
-  /** Lifetime of a domain verification link. */
-  verificationTtlSeconds: z.number().positive().default(3600),
-  /** Failed finish_registration attempts before the sandbox answers 429. */
-  maxFailedFinishAttempts: z.number().int().positive().default(5),
-  /** How long finish_registration stays blocked once the attempts are spent. */
-  finishBlockSeconds: z.number().positive().default(60),
-  /** Deliveries are retried until this long after the first attempt. */
-  deliveryMaxSeconds: z.number().positive().default(3600),
-  /** First retry delay; each later one doubles. */
-  deliveryRetryBaseSeconds: z.number().positive().default(1),
-  /** How long one delivery attempt, or one verification fetch, may take. */
-  outboundTimeoutMs: z.number().int().positive().default(5000),
-  /** Lifetime of an authentication config (`exp - iat`). */
-  configLifetimeSeconds: z.number().int().positive().default(3600),
-  /** Make supported-brands answer 503 ("temporarily unavailable; retry"). */
-  brandsUnavailable: z.boolean().default(false),
-});
-/** Settings with every default applied. */
-export type Settings = z.output<typeof Settings>;
+export const Settings = exactly<Shapes.Settings>()(
+  z.object({
+    /** Requests per second per token; 0 turns the limit off. */
+    rateLimitPerSecond: z.number().min(0).default(REQUESTS_PER_SECOND),
+    /** Lifetime of a domain verification link. */
+    verificationTtlSeconds: z.number().positive().default(3600),
+    /** Failed finish_registration attempts before the sandbox answers 429. */
+    maxFailedFinishAttempts: z.number().int().positive().default(5),
+    /** How long finish_registration stays blocked once the attempts are spent. */
+    finishBlockSeconds: z.number().positive().default(60),
+    /** Deliveries are retried until this long after the first attempt. */
+    deliveryMaxSeconds: z.number().positive().default(3600),
+    /** First retry delay; each later one doubles. */
+    deliveryRetryBaseSeconds: z.number().positive().default(1),
+    /** How long one delivery attempt, or one verification fetch, may take. */
+    outboundTimeoutMs: z.number().int().positive().default(5000),
+    /** Lifetime of an authentication config (`exp - iat`). */
+    configLifetimeSeconds: z.number().int().positive().default(3600),
+    /** Make supported-brands answer 503 ("temporarily unavailable; retry"). */
+    brandsUnavailable: z.boolean().default(false),
+  }),
+);
 
 /** What a sandbox starts with: organizations, their users and tokens, stand-in hosts and settings. */
-export const Seed = z.object({
-  organizations: z
-    .array(
-      z.object({
-        name: z.string().min(1),
-        users: z.array(z.string().min(1)).default([]),
-        tokens: z
-          .array(
-            z.object({
-              token: z.string().min(1),
-              webhooks: z.boolean().default(false),
-              /** The user that objects created with this token belong to; defaults to the first user. */
-              user: z.string().optional(),
-              /** The token setting of spec 2.5: items carry a legacy `images.camera` without image flags. */
-              presign_camera_url: z.boolean().default(false),
-            }),
-          )
-          .default([]),
-      }),
-    )
-    .default([]),
-  /** Origin that stands in for https://<hostname> when the sandbox calls out. */
-  hosts: z.record(z.string(), z.url()).default({}),
-  settings: Settings.default(Settings.parse({})),
-});
-/** A seed with every default applied. */
-export type Seed = z.output<typeof Seed>;
-/** A seed as written in a seed file or passed to `startSandbox`. */
-export type SeedInput = z.input<typeof Seed>;
-
-/** The API token (webhooks enabled) of the demo organization the sandbox starts with when given no seed. */
-export const DEMO_TOKEN = "sandbox-demo-token";
-
-/** The seed used when none is given: the organization `demo`, two users, a webhooks token and a plain one. */
-export const DEMO_SEED: SeedInput = {
-  organizations: [
-    {
-      name: "demo",
-      users: ["demo-alice", "demo-bob"],
-      tokens: [
-        { token: DEMO_TOKEN, webhooks: true },
-        { token: "sandbox-demo-plain-token", webhooks: false },
-      ],
-    },
-  ],
-};
+export const Seed = exactlyInput<Shapes.SeedInput>()(
+  exactly<Shapes.Seed>()(
+    z.object({
+      organizations: z
+        .array(
+          z.object({
+            name: z.string().min(1),
+            users: z.array(z.string().min(1)).default([]),
+            tokens: z
+              .array(
+                z.object({
+                  token: z.string().min(1),
+                  webhooks: z.boolean().default(false),
+                  /** The user that objects created with this token belong to; defaults to the first user. */
+                  user: z.string().optional(),
+                  /** The token setting of spec 2.5: items carry a legacy `images.camera` without image flags. */
+                  presign_camera_url: z.boolean().default(false),
+                }),
+              )
+              .default([]),
+          }),
+        )
+        .default([]),
+      /** Origin that stands in for https://<hostname> when the sandbox calls out. */
+      hosts: z.record(z.string(), z.url()).default({}),
+      settings: Settings.default(Settings.parse({})),
+    }),
+  ),
+);
 
 /** Reads and checks a seed file, naming the file and the member at fault when it is wrong. */
-export function loadSeedFile(path: string): Seed {
+export function loadSeedFile(path: string): Shapes.Seed {
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(path, "utf8"));

@@ -1,26 +1,28 @@
 import { z } from "zod";
 import { SESSION_KINDS, type SessionKind } from "../provider/api/kinds";
 import { DEFAULT_LANGUAGE } from "../provider/api/languages";
+import { exactlyInput } from "../provider/api/shapes";
 import type { SandboxContext } from "./context";
 import { matches } from "./deliveries";
 import { timestamp } from "./display";
 import { invalid } from "./http-errors";
 import { lookup } from "./item-path";
+import type { SessionUpsert as SessionUpsertShape } from "./shapes";
 import type { SessionRecord } from "./store";
 
 /** The body of `POST /_sandbox/sessions` and the argument of `upsertSession`. */
-export const SessionUpsert = z.object({
-  organization: z.string().min(1),
-  kind: z.enum(SESSION_KINDS),
-  /** Omit to create a session; give an existing id to change it. */
-  service_id: z.string().min(1).optional(),
-  /** Owner username; defaults to the organization's first user. */
-  user: z.string().optional(),
-  /** Members merged into the item (deeply), for example `{status: {result: {id: "unidentified"}}}`. */
-  item: z.record(z.string(), z.unknown()).default({}),
-});
-/** A session to create or change. */
-export type SessionUpsert = z.input<typeof SessionUpsert>;
+export const SessionUpsert = exactlyInput<SessionUpsertShape>()(
+  z.object({
+    organization: z.string().min(1),
+    kind: z.enum(SESSION_KINDS),
+    /** Omit to create a session; give an existing id to change it. */
+    service_id: z.string().min(1).optional(),
+    /** Owner username; defaults to the organization's first user. */
+    user: z.string().optional(),
+    /** Members merged into the item (deeply), for example `{status: {result: {id: "unidentified"}}}`. */
+    item: z.record(z.string(), z.unknown()).default({}),
+  }),
+);
 
 /**
  * A new session's item before the caller's members are merged in. Its shape follows the members that
@@ -99,7 +101,7 @@ function clearReplacedDisplays(patch: Record<string, unknown>): Record<string, u
 }
 
 /** Creates or changes a session, then delivers it to every matching active webhook of its organization. */
-export function upsertSession(ctx: SandboxContext, input: SessionUpsert): SessionRecord {
+export function upsertSession(ctx: SandboxContext, input: SessionUpsertShape): SessionRecord {
   const request = SessionUpsert.parse(input);
   const users = ctx.store.users.get(request.organization);
   if (!users) {

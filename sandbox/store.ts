@@ -6,7 +6,7 @@ import type { CanonicalFilter } from "../provider/api/shapes";
 import type { ApiVersion } from "../provider/api/versions";
 import type { SandboxClock } from "./clock";
 import { HttpError, invalid, notFound } from "./http-errors";
-import type { Seed, Settings } from "./seed";
+import type { Seed, Settings } from "./shapes";
 
 /** An API token of the seed and what it may do. */
 export interface TokenRecord {

@@ -57,6 +57,23 @@ function errorsByFile(output: string): string {
   return [...lines, ...(first ? [`first: ${first}`] : [])].join("\n");
 }
 
+/**
+ * @pulumi/policy 1.21's own index.d.ts imports a name its proxy.d.ts does not export, so any consumer
+ * without skipLibCheck fails on it, with or without this package. Those errors are reported but do not
+ * fail the check; every other error does.
+ */
+const UPSTREAM = /^node_modules\/@pulumi\/policy\//;
+
+function upstreamExcused(tsc: Step): Step {
+  const errors = [...tsc.output.matchAll(/^(.+?)\(\d+,\d+\): error TS\d+/gm)].map((m) => m[1]!);
+  const ours = errors.filter((file) => !UPSTREAM.test(file));
+  const note =
+    errors.length > ours.length
+      ? `\n(${errors.length - ours.length} errors are @pulumi/policy's own declarations, which fail without skipLibCheck whatever imports them; not counted)`
+      : "";
+  return { ...tsc, ok: ours.length === 0, output: `${errorsByFile(tsc.output)}${note}` };
+}
+
 /** How a consumer reaches each of the package's declaration files: the chain of imports from an entry. */
 function importChains(packageDir: string): Map<string, string[]> {
   const chains = new Map<string, string[]>();
@@ -164,9 +181,8 @@ function main(): boolean {
   const dir = newProjectDir("service-consumer-types");
   try {
     const tarball = packInto(dir);
-    const pulumiVersion = JSON.parse(
-      readFileSync(join(repoRoot, "node_modules/@pulumi/pulumi/package.json"), "utf8"),
-    ).version;
+    const versionOf = (pkg: string) =>
+      JSON.parse(readFileSync(join(repoRoot, "node_modules", pkg, "package.json"), "utf8")).version;
     writeFileSync(
       join(dir, "package.json"),
       JSON.stringify({
@@ -174,7 +190,9 @@ function main(): boolean {
         private: true,
         dependencies: {
           [manifest.name]: `file:${tarball}`,
-          "@pulumi/pulumi": pulumiVersion,
+          "@pulumi/pulumi": versionOf("@pulumi/pulumi"),
+          // The optional peer of @service/pulumi/policy: a consumer of that entry point installs it.
+          "@pulumi/policy": versionOf("@pulumi/policy"),
           "@types/node": "^24.0.0",
           typescript: values.typescript,
         },
@@ -195,7 +213,7 @@ function main(): boolean {
         writeFileSync(join(dir, config), JSON.stringify({ compilerOptions, files: ["index.ts"] }));
         const tsc = step(process.execPath, ["node_modules/typescript/bin/tsc", "-p", config], dir);
         zodFailed ||= /node_modules\/zod\//.test(tsc.output);
-        steps.push([`tsc, ${name}, no skipLibCheck`, { ...tsc, output: errorsByFile(tsc.output) }]);
+        steps.push([`tsc, ${name}, no skipLibCheck`, upstreamExcused(tsc)]);
       }
     }
     const ok = report(`A strict consumer of every entry point (${dir})`, steps);

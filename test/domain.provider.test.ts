@@ -190,14 +190,33 @@ describe("registration and verification", () => {
     expect(finishes()).toBe(0);
   });
 
-  it("reports the service's expiry the same way", async () => {
+  it("reads the link's expiry on the service's clock: an expired link is not finished", async () => {
     await world.close();
-    const clock = new ManualClock(Date.now());
-    await useWorld({ verificationTtlSeconds: 3600 }, clock);
+    const sandboxClock = new ManualClock(Date.now());
+    await useWorld({ verificationTtlSeconds: 3600 }, sandboxClock);
     const { outs } = await started();
     publish(outs);
-    clock.advance(3600_000);
+    // The service's clock has moved past expires_at (by more than the Date header's one-second grain);
+    // this machine's has not.
+    sandboxClock.advance(3602_000);
     const error = await captured(verify(outs));
+    expect(error.code).toBe("link_expired");
+    expect(finishes()).toBe(0);
+  });
+
+  it("reports the service's own expiry answer the same way", async () => {
+    await world.close();
+    const sandboxClock = new ManualClock(Date.now());
+    await useWorld({ verificationTtlSeconds: 3600 }, sandboxClock);
+    const { outs } = await started();
+    publish(outs, { status: 404 });
+    const verifying = verify(outs);
+    // The link was valid when the provider looked; it expires while the file is still being published.
+    await polled(`/${outs.key}`, 2);
+    sandboxClock.advance(3600_000);
+    publish(outs);
+    const error = await captured(verifying);
+    expect(error.code).toBe("link_expired");
     expect(error.message).toMatch(/expired.*pulumi refresh/s);
     expect(finishes()).toBe(1);
   });

@@ -20,7 +20,8 @@ const byName = (resources: readonly EngineResource[], name: string) =>
 
 describe("programs registered through the Node SDK, as the engine passes them to the policies", () => {
   it("finds nothing wrong with the quickstart program", async () => {
-    const program = require("../dist/quickstart/index.js") as Record<
+    // As Pulumi's nodejs runtime loads it: Node strips the types (Pulumi.yaml names this file).
+    const program = require("../quickstart/index.mts") as Record<
       string,
       import("@pulumi/pulumi").Output<unknown>
     >;

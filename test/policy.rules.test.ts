@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_ACTIVE_WEBHOOKS } from "../provider/api/limits";
-import { analyzedResource } from "../provider/policy/policies";
+import { analyzedResource } from "../provider/policy/analyzed";
 import { readStack, readWebhook } from "../provider/policy/resources";
 import {
   channelViolations,

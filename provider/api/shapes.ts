@@ -113,3 +113,15 @@ export function exactly<Shape>() {
         : never),
   ): S => schema;
 }
+
+/** Like `exactly`, for what a schema accepts (its input) rather than what it produces. */
+export function exactlyInput<Shape>() {
+  return <S extends { readonly _zod: { input: unknown } }>(
+    schema: S &
+      ([S["_zod"]["input"]] extends [Shape]
+        ? [Shape] extends [S["_zod"]["input"]]
+          ? unknown
+          : never
+        : never),
+  ): S => schema;
+}

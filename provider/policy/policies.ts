@@ -1,12 +1,12 @@
 import type {
   EnforcementLevel,
-  PolicyResource,
   ReportViolation,
   ResourceValidationPolicy,
   StackValidationPolicy,
 } from "@pulumi/policy";
 import { z } from "zod";
-import { redact, rememberSecret } from "../context/process";
+import { redact } from "../context/process";
+import { analyzedResource, plainProps, rememberWebhookSecrets } from "./analyzed";
 import {
   ChannelConfig,
   DomainConfig,
@@ -15,14 +15,7 @@ import {
   policyConfigSchema,
   QuotaConfig,
 } from "./config";
-import {
-  type AnalyzedResource,
-  readStack,
-  readWebhook,
-  type StackView,
-  WEBHOOK_TYPE,
-  type WebhookView,
-} from "./resources";
+import { readStack, readWebhook, type StackView, WEBHOOK_TYPE, type WebhookView } from "./resources";
 import {
   channelViolations,
   duplicateViolations,
@@ -40,45 +33,6 @@ import {
  * pure rule from rules.ts, and reports what it finds. Only types come from @pulumi/policy, so loading this
  * module does not need the optional peer dependency.
  */
-
-/**
- * @pulumi/policy hands out props behind a proxy whose getter throws on a value not known yet, which would
- * turn the whole policy into a "can't run during preview" note. The property descriptor bypasses that
- * getter and gives the value as the engine sent it, unknown sentinel included, so only the rules that need
- * that value skip it.
- */
-function plainProps(props: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.keys(props).map((k) => [k, Object.getOwnPropertyDescriptor(props, k)?.value]),
-  );
-}
-
-/** Messages quote endpoints, channels and filters, so a secret copied into one is masked like everywhere else. */
-function rememberWebhookSecrets(resource: AnalyzedResource): void {
-  if (resource.type !== WEBHOOK_TYPE) return;
-  const { secretKey, connection } = resource.props;
-  if (typeof secretKey === "string") rememberSecret(secretKey);
-  if (typeof connection === "object" && connection !== null) {
-    const { token } = connection as Record<string, unknown>;
-    if (typeof token === "string") rememberSecret(token);
-  }
-}
-
-/** One resource of AnalyzeStack, as the pure rules read it. */
-export function analyzedResource(resource: PolicyResource): AnalyzedResource {
-  return {
-    urn: resource.urn,
-    type: resource.type,
-    name: resource.name,
-    props: plainProps(resource.props),
-    parent: resource.parent?.urn ?? resource.opts.parent,
-    dependencies: resource.dependencies.map((d) => d.urn),
-    propertyDependencies: Object.fromEntries(
-      Object.entries(resource.propertyDependencies).map(([k, deps]) => [k, deps.map((d) => d.urn)]),
-    ),
-    deleteBeforeReplace: resource.opts.deleteBeforeReplace,
-  };
-}
 
 const NoConfig = z.object({});
 
