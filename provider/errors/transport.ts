@@ -39,6 +39,8 @@ export class AmbiguousRequestError extends ServiceError {
   readonly route: string;
   /** The 5xx status when the service answered; undefined when no answer came (timeout, lost connection). */
   readonly status: number | undefined;
+  /** What happened to the request, such as "the service answered 503" or a socket error. */
+  readonly detail: string;
   constructor(info: RequestInfo, detail: string, options: { cause?: unknown; status?: number } = {}) {
     super(
       "ambiguous",
@@ -48,6 +50,7 @@ export class AmbiguousRequestError extends ServiceError {
     this.method = info.method;
     this.route = info.route;
     this.status = options.status;
+    this.detail = detail;
   }
 }
 

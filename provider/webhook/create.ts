@@ -106,7 +106,7 @@ export async function createOnce(
     throw new PendingCreateError(
       conflict
         ? reconcileConflictMessage(identity, pendingSince, found)
-        : pendingMessage(identity, error.message, windowMs / 1000),
+        : pendingMessage(identity, `POST ${error.route}: ${error.detail}`, windowMs / 1000),
       prior.pendingId ?? `pending-${randomUUID()}`,
       pendingState(inputs, client, provider, pendingSince, [...exclude, ...claimedUuids()]),
       { cause: error, code: conflict ? "reconcile_conflict" : "outcome_unknown" },
