@@ -154,7 +154,7 @@ export interface ItemProperties {
 export interface AuthenticationTextFields {
   /** The caller's own item id (order id or SKU). */
   readonly customer_item_id: string;
-  /** The item's identifier (the spec says no more); a search filter on it needs one on `properties.brand.id`. */
+  /** The item's identifier (spec 2.2 says no more); a search filter on it also needs a brand filter. */
   readonly identifier: string;
   /** Present for sneaker authentications. */
   readonly style_code?: string;
