@@ -16,6 +16,14 @@ const entryPoints = Object.entries(manifest.exports)
   .filter(([subpath, target]) => subpath !== "./package.json" && typeof target === "object")
   .map(([, target]) => target.types.replace(/^\.\/dist\//, "").replace(/\.d\.ts$/, ".ts"));
 
+/**
+ * "git+https://github.com/o/r.git" -> "https://github.com/o/r": the repository package.json names. Source
+ * links point there rather than at a git remote, which a fresh clone, a fork or a CI checkout may lack or
+ * name differently; `{gitRevision}` is the commit the docs were built from, so a link shows the very code
+ * it documents.
+ */
+const repository = manifest.repository.url.replace(/^git\+/, "").replace(/\.git$/, "");
+
 /** @type {Partial<import("typedoc").TypeDocOptions>} */
 const config = {
   entryPoints,
@@ -25,6 +33,7 @@ const config = {
   readme: "none",
   excludePrivate: true,
   excludeInternal: true,
+  sourceLinkTemplate: `${repository}/blob/{gitRevision}/{path}#L{line}`,
   // Inherited TSDoc (isInstance, from @pulumi/pulumi) links to Pulumi's classes: send readers to its reference.
   externalSymbolLinkMappings: {
     "@pulumi/pulumi": {

@@ -1,5 +1,6 @@
+export { LANGUAGES } from "./api/languages";
 export type { AcceptLanguage, ConnectionInput } from "./api/shapes";
-export type { ApiVersion } from "./api/versions";
+export { API_VERSIONS, type ApiVersion } from "./api/versions";
 export { type ClientOptions, ServiceClient } from "./client/index";
 export { Domain, type DomainArgs } from "./domain/component";
 export {

@@ -3,14 +3,29 @@
  * provider code stored in a stack's state calls. Inputs and outputs are property bags, as the engine
  * passes them; what each resource keeps in them is the resource's own business.
  */
-type Props = Record<string, unknown>;
 
-/** The six methods the stored provider calls for one resource type. */
+/** Inputs or state as the engine passes them: plain JSON-like values, keyed by property name. */
+export type ResourceProps = Record<string, unknown>;
+
+/**
+ * The six methods the stored provider calls for one resource type. They answer what the matching method
+ * of a `pulumi.dynamic.ResourceProvider` answers; each is called with the state that any earlier version
+ * of this package wrote.
+ */
 export interface ResourceLifecycle {
-  check(olds: Props, news: Props): Promise<unknown>;
-  diff(id: string, olds: Props, news: Props): Promise<unknown>;
-  create(props: Props): Promise<unknown>;
-  read(id: string, props: Props): Promise<unknown>;
-  update(id: string, olds: Props, news: Props): Promise<unknown>;
-  remove(id: string, props: Props): Promise<unknown>;
+  /** Validates the inputs `news` (`olds` are the previous inputs); answers `{inputs, failures}`. */
+  check(olds: ResourceProps, news: ResourceProps): Promise<unknown>;
+  /**
+   * Compares the stored state `olds` with the checked inputs `news`, without calling the API; answers
+   * `{changes, replaces, deleteBeforeReplace}`.
+   */
+  diff(id: string, olds: ResourceProps, news: ResourceProps): Promise<unknown>;
+  /** Creates the object from the checked inputs; answers `{id, outs}`. */
+  create(props: ResourceProps): Promise<unknown>;
+  /** Refreshes the stored state `props`; answers `{id, props, inputs}`, or `{}` once the object is gone. */
+  read(id: string, props: ResourceProps): Promise<unknown>;
+  /** Applies a change that `diff` did not mark as a replacement; answers `{outs}`. */
+  update(id: string, olds: ResourceProps, news: ResourceProps): Promise<unknown>;
+  /** Deletes the object (a webhook or domain is deactivated); the provider's `delete` calls it. */
+  remove(id: string, props: ResourceProps): Promise<unknown>;
 }

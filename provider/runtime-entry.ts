@@ -5,7 +5,7 @@
  * accepting the state those versions wrote. The package.json `exports["./runtime"]` entry points here.
  */
 
-import type { ResourceLifecycle } from "./lifecycle-contract";
+import type { ResourceLifecycle, ResourceProps } from "./lifecycle-contract";
 import * as lifecycles from "./lifecycles";
 import { assertSupportedNode } from "./node-version";
 import { type ConfigSource, configureFromStack } from "./runtime/stack-config";
@@ -17,7 +17,7 @@ assertSupportedNode();
 // dynamic-provider host starts faster from the second run on. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
 (require("node:module") as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
-export type { ResourceLifecycle };
+export type { ConfigSource, ResourceLifecycle, ResourceProps };
 
 /** Reads the stack configuration; the engine calls it before the first operation of every process. */
 export function configure(config: ConfigSource): void {

@@ -3,6 +3,7 @@
  * test can drive them with `ManualClock` instead of waiting.
  */
 export interface SandboxClock {
+  /** Milliseconds since the epoch. */
   now(): number;
   /** Runs `fn` after `ms`; returns a function that cancels it. */
   schedule(fn: () => void, ms: number): () => void;
@@ -24,6 +25,7 @@ export class ManualClock implements SandboxClock {
   private timers: { at: number; fn: () => void; id: number }[] = [];
   private nextId = 0;
 
+  /** @param start - The time it starts at, in milliseconds since the epoch; 2026-01-01T00:00Z by default. */
   constructor(start = Date.UTC(2026, 0, 1)) {
     this.current = start;
   }

@@ -28,7 +28,13 @@ export interface SandboxAppOptions {
 
 /** The controls a test or demo drives a sandbox with, besides its HTTP API. */
 export interface SandboxControls {
+  /**
+   * The emulator's raw state, for this package's own tests and benches: it holds secret keys and register
+   * tokens, and its methods skip the API's checks. Use the HTTP API and the controls here instead.
+   * @internal
+   */
   readonly store: SandboxStore;
+  /** The settings in effect: the seed's, with `SandboxAppOptions.settings` over them. */
   readonly settings: Shapes.Settings;
   /** Every API request the sandbox answered, in order. */
   requests(): readonly RequestRecord[];
@@ -39,7 +45,12 @@ export interface SandboxControls {
   /** Arms a fault for the next `count` (default 1) requests matching a method and path. */
   addFault(fault: Partial<FaultSpec> & Pick<FaultSpec, "method" | "path">): void;
   /** Creates or changes a session and delivers it to every matching active webhook. */
-  upsertSession(input: SessionUpsert): { serviceId: string; updateCounter: number };
+  upsertSession(input: SessionUpsert): {
+    /** The session's id, new or the one given. */
+    serviceId: string;
+    /** The session's counter after this change: 1 for a new session. */
+    updateCounter: number;
+  };
 }
 
 /** A sandbox that is not listening anywhere: mount `fetch` in any server that speaks the Fetch API. */

@@ -8,14 +8,21 @@ import type { SessionRecord, WebhookRecord } from "./store";
 
 /** One attempt to deliver one snapshot to one webhook, as `GET /_sandbox/deliveries` lists it. */
 export interface DeliveryAttempt {
+  /** The webhook it was sent to. */
   readonly webhookUuid: string;
+  /** The session whose snapshot it carried. */
   readonly serviceId: string;
+  /** The snapshot's `update_counter`. */
   readonly updateCounter: number;
+  /** 1 for the first attempt, then 2, 3... for the retries of the same snapshot. */
   readonly attempt: number;
+  /** When the attempt ended, in milliseconds since the epoch on the sandbox's clock. */
   readonly at: number;
   /** The receiver's status, or undefined when it did not answer. */
   readonly status: number | undefined;
+  /** Why no answer came (connection refused, timeout...), or undefined when one did. */
   readonly error: string | undefined;
+  /** Whether the receiver answered 200; any other outcome is retried, up to `deliveryMaxSeconds`. */
   readonly delivered: boolean;
   /** The raw body that was signed and sent. */
   readonly body: string;

@@ -6,7 +6,15 @@ import { ManualClock, realClock, type SandboxClock } from "./clock";
 import { createSandbox, type SandboxApp, type SandboxAppOptions, type SandboxControls } from "./create";
 import { type DeliveryAttempt, signatureFor } from "./deliveries";
 import { DEMO_SEED, DEMO_TOKEN } from "./demo";
-import type { FaultSpec, RequestRecord, SeedInput, SessionUpsert, Settings } from "./shapes";
+import type {
+  FaultSpec,
+  RequestRecord,
+  SeedInput,
+  SeedOrganization,
+  SeedToken,
+  SessionUpsert,
+  Settings,
+} from "./shapes";
 
 export type {
   DeliveryAttempt,
@@ -17,6 +25,8 @@ export type {
   SandboxClock,
   SandboxControls,
   SeedInput,
+  SeedOrganization,
+  SeedToken,
   SessionUpsert,
   Settings,
 };

@@ -30,6 +30,7 @@ export interface Settings {
 
 /** One API token of a seeded organization. */
 export interface SeedToken {
+  /** The token's value, as clients send it in `Authorization: Token <token>`. */
   token: string;
   /** Whether webhook features are enabled for it (off by default, as on the service). */
   webhooks?: boolean | undefined;
@@ -41,16 +42,21 @@ export interface SeedToken {
 
 /** One seeded organization. */
 export interface SeedOrganization {
+  /** The organization's name, as `owner.organization.name` shows it. */
   name: string;
+  /** The usernames of its app users, which `owner.user.username` filters may name. */
   users?: string[] | undefined;
+  /** Its API tokens. */
   tokens?: SeedToken[] | undefined;
 }
 
 /** A seed as written in a seed file or passed to `startSandbox`: every member optional. */
 export interface SeedInput {
+  /** The organizations, with their users and tokens. */
   organizations?: SeedOrganization[] | undefined;
   /** Origin that stands in for https://<hostname> when the sandbox calls out. */
   hosts?: Record<string, string> | undefined;
+  /** Overrides of the default settings. */
   settings?: Partial<Settings> | undefined;
 }
 
@@ -67,6 +73,7 @@ export interface Seed {
 
 /** A fault to arm: which requests it hits, how many times, and what it does to them. */
 export interface FaultSpec {
+  /** The method of the requests it hits. */
   method: "GET" | "POST";
   /** An exact path, or a prefix ending in `*`. */
   path: string;
@@ -86,7 +93,9 @@ export interface FaultSpec {
 
 /** A session to create or change, and deliver to matching webhooks. */
 export interface SessionUpsert {
+  /** The seeded organization that owns the session. */
   organization: string;
+  /** `authentication` or `fingerprint`. */
   kind: SessionKind;
   /** Omit to create a session; give an existing id to change it. */
   service_id?: string | undefined;
@@ -98,10 +107,14 @@ export interface SessionUpsert {
 
 /** One API request the sandbox answered, as `GET /_sandbox/requests` lists it. */
 export interface RequestRecord {
+  /** The HTTP method. */
   readonly method: string;
+  /** The path as requested, without the query. */
   readonly path: string;
   /** The route template that matched, or undefined for an unknown path. */
   readonly route: string | undefined;
+  /** The status the sandbox answered. */
   readonly status: number;
+  /** When it answered, in milliseconds since the epoch on the sandbox's clock. */
   readonly at: number;
 }

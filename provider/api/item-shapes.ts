@@ -25,13 +25,26 @@ export interface ItemTimestamp {
 
 /** Who owns a session. */
 export interface ItemOwner {
-  readonly organization: { readonly name: string };
-  readonly user: { readonly username: string };
+  /** The organization the session belongs to: the caller's own (a caller sees no other). */
+  readonly organization: {
+    /** The organization's name; the search filter key `owner.organization.name`. */
+    readonly name: string;
+  };
+  /** The app user who made the session. */
+  readonly user: {
+    /**
+     * The name authorize-user returned for the user (organization name and unique_user_id); the search
+     * and webhook filter key `owner.user.username`.
+     */
+    readonly username: string;
+  };
 }
 
 /** An identifier with its localised label, such as a brand or a material. */
 export interface IdAndDisplay {
+  /** The stable identifier, the one to match and filter on (`properties.brand.id`, say). */
   readonly id: string;
+  /** The label, in the request's Accept-Language. */
   readonly display: string;
 }
 
@@ -51,6 +64,7 @@ export interface ItemResult {
 export interface ItemStatus {
   /** Allowed values are not documented; null when there is no flag. */
   readonly flag: string | null;
+  /** The session's outcome, final or not yet. */
   readonly result: ItemResult;
 }
 
@@ -59,14 +73,19 @@ export interface ItemStatus {
  * names; they are present, whatever their shape (null when unset, in the sandbox).
  */
 export interface ItemStatusV2 extends ItemStatus {
+  /** Why the session was flagged, as an id. Shape not documented. */
   readonly flag_reason_id: unknown;
+  /** Why the session was flagged, localised. Shape not documented. */
   readonly flag_reason_display: unknown;
+  /** A message that goes with the flag. Shape not documented. */
   readonly flag_message: unknown;
+  /** Retake information. Shape not documented; the one addition webhook deliveries keep. */
   readonly retake: unknown;
 }
 
 /** `status` of an item delivered by an API 2.0 webhook: the flag-reason members are left out, `retake` stays. */
 export interface DeliveredStatusV2 extends ItemStatus {
+  /** Retake information, as in `ItemStatusV2`. Shape not documented. */
   readonly retake: unknown;
 }
 
@@ -84,7 +103,9 @@ export interface ItemImageLink {
  * documented; URLs in them expire after one hour.
  */
 export interface ItemPhotos {
+  /** Photos by region, when the request set `return_item_photos`. */
   readonly photos?: Readonly<Record<string, unknown>>;
+  /** The legacy camera object, sent without image flags to tokens configured with `presign_camera_url`. */
   readonly camera?: Readonly<Record<string, unknown>>;
 }
 
@@ -93,6 +114,7 @@ export type ItemImages = readonly ItemImageLink[] | ItemPhotos;
 
 /** What an authentication session is about. */
 export interface AuthenticationActivity {
+  /** Always `authentication`: what tells the two kinds of item apart (see `isAuthentication`). */
   readonly name: "authentication";
   /** `microscopic`, `lightbox` or `free_camera`. */
   readonly form_factor: string;
@@ -104,6 +126,7 @@ export interface AuthenticationActivity {
 
 /** What a fingerprint session is about. */
 export interface FingerprintActivity {
+  /** Always `fingerprint`: what tells the two kinds of item apart (see `isFingerprint`). */
   readonly name: "fingerprint";
   /** `register` or `compare`. */
   readonly mode: string;
@@ -121,7 +144,9 @@ export interface ItemCertificate {
 
 /** The brand and material of an authenticated item. */
 export interface ItemProperties {
+  /** The brand; search filters take its id as `properties.brand.id`. */
   readonly brand: IdAndDisplay;
+  /** The material; search filters take its id as `properties.material.id`. */
   readonly material: IdAndDisplay;
 }
 
@@ -129,6 +154,7 @@ export interface ItemProperties {
 export interface AuthenticationTextFields {
   /** The caller's own item id (order id or SKU). */
   readonly customer_item_id: string;
+  /** The item's identifier (spec 2.2 says no more); a search filter on it also needs a brand filter. */
   readonly identifier: string;
   /** Present for sneaker authentications. */
   readonly style_code?: string;
@@ -144,12 +170,18 @@ export interface FingerprintTextFields {
 
 /** The registered fingerprint a compare session was compared with, when the caller still owns it. */
 export interface FingerprintParent {
+  /** The parent session's activity. */
   readonly activity: {
+    /** `microscopic`, `free_camera` or `lightbox`. */
     readonly form_factor: string;
+    /** The parent's mode: `register`. */
     readonly mode: string;
+    /** `fingerprint`. */
     readonly name: string;
   };
+  /** The parent session's id; the search filter key `fingerprint_parent.service_id`. */
   readonly service_id: string;
+  /** The parent's own item id. */
   readonly text_fields: FingerprintTextFields;
   /** The parent's fingerprint GET address. */
   readonly url: string;
@@ -160,6 +192,7 @@ export interface FingerprintParent {
  * `fingerprint_parent_not_authorized` warning beside the item. Test `service_id` to tell the two apart.
  */
 export interface UnavailableFingerprintParent {
+  /** Never present: the member that tells an unavailable parent from a `FingerprintParent`. */
   readonly service_id?: undefined;
 }
 
@@ -167,6 +200,7 @@ export interface UnavailableFingerprintParent {
 export interface ItemWarning {
   /** Code seen: `fingerprint_parent_not_authorized`. */
   readonly code: string;
+  /** What is unavailable and why, for people; match on `code`. */
   readonly message: string;
 }
 
@@ -174,33 +208,49 @@ export interface ItemWarning {
 export interface AuthenticationItemBase {
   /** Session id. */
   readonly service_id: string;
+  /** What the session checked: form factor, product category and group. */
   readonly activity: AuthenticationActivity;
+  /** Links to the authentication's certificate. */
   readonly certificate: ItemCertificate;
+  /** The organization and user the session belongs to. */
   readonly owner: ItemOwner;
+  /** Brand and material. */
   readonly properties: ItemProperties;
+  /** The flag and the result. */
   readonly status: ItemStatus;
+  /** The caller's item id and the other free-text fields. */
   readonly text_fields: AuthenticationTextFields;
+  /** Present only when the request asked for images or the token is configured to send them (spec 2.5). */
   readonly images?: ItemImages;
 }
 
 /** An authentication item as GET, lookup and search return it in API 1.4. */
 export interface AuthenticationItemV1 extends AuthenticationItemBase {
+  /** The session's time (spec 2.2 does not say which event it marks). */
   readonly timestamp: ItemTimestamp;
 }
 
 /** An authentication item as GET, lookup and search return it in API 2.0. */
 export interface AuthenticationItemV2 extends AuthenticationItemBase {
+  /** The flag and the result, with the four API 2.0 additions. */
   readonly status: ItemStatusV2;
+  /** The session's time (spec 2.2 does not say which event it marks). */
   readonly timestamp: ItemTimestamp;
 }
 
 /** Members of a fingerprint item common to every version and to deliveries. */
 export interface FingerprintItemBase {
+  /** Session id. */
   readonly service_id: string;
+  /** The mode (register or compare) and the form factor. */
   readonly activity: FingerprintActivity;
+  /** The organization and user the session belongs to. */
   readonly owner: ItemOwner;
+  /** The flag and the result (`registered` or `match`). */
   readonly status: ItemStatus;
+  /** The caller's item id. */
   readonly text_fields: FingerprintTextFields;
+  /** Present only when the request asked for images or the token is configured to send them (spec 2.5). */
   readonly images?: ItemImages;
 }
 
@@ -208,6 +258,7 @@ export interface FingerprintItemBase {
 export interface FingerprintItemV1 extends FingerprintItemBase {
   /** Present only on compare items. */
   readonly fingerprint_parent?: FingerprintParent | UnavailableFingerprintParent;
+  /** The session's time (spec 2.3 does not say which event it marks). */
   readonly timestamp: ItemTimestamp;
 }
 
@@ -215,7 +266,9 @@ export interface FingerprintItemV1 extends FingerprintItemBase {
 export interface FingerprintItemV2 extends FingerprintItemBase {
   /** Present only on compare items. */
   readonly fingerprint_parent?: FingerprintParent | UnavailableFingerprintParent;
+  /** The flag and the result, with the four API 2.0 additions. */
   readonly status: ItemStatusV2;
+  /** The session's time (spec 2.3 does not say which event it marks). */
   readonly timestamp: ItemTimestamp;
 }
 
@@ -233,31 +286,40 @@ export interface AuthenticationSnapshotV1 extends AuthenticationItemV1, Counted 
  * only `retake`.
  */
 export interface AuthenticationSnapshotV2 extends AuthenticationItemBase, Counted {
+  /** The flag and the result, with `retake`. */
   readonly status: DeliveredStatusV2;
 }
 
 /** A fingerprint delivered by an API 1.4 webhook: never carries `fingerprint_parent`. */
 export interface FingerprintSnapshotV1 extends FingerprintItemBase, Counted {
+  /** The session's time, as on a search item. */
   readonly timestamp: ItemTimestamp;
 }
 
 /** A fingerprint delivered by an API 2.0 webhook: no `fingerprint_parent`, no `timestamp`, only `retake`. */
 export interface FingerprintSnapshotV2 extends FingerprintItemBase, Counted {
+  /** The flag and the result, with `retake`. */
   readonly status: DeliveredStatusV2;
 }
 
 /** The delivered item types of each API version. */
 export interface SnapshotsByVersion {
+  /** What a webhook created with API 1.4 delivers. */
   readonly "1.4": AuthenticationSnapshotV1 | FingerprintSnapshotV1;
+  /** What a webhook created with API 2.0 delivers. */
   readonly "2.0": AuthenticationSnapshotV2 | FingerprintSnapshotV2;
 }
 
 /** An item delivered by a webhook of API version `V`; `activity.name` tells the two kinds apart. */
 export type Snapshot<V extends ApiVersion = "2.0"> = SnapshotsByVersion[V];
 
-/** Anything with an `activity.name`: the items above, delivered or answered. */
-interface WithActivity {
-  readonly activity: { readonly name: string };
+/** Anything with an `activity.name`: the items above, delivered or answered; what the type guards take. */
+export interface WithActivity {
+  /** The session's activity, of which the guards read only `name`. */
+  readonly activity: {
+    /** `authentication` or `fingerprint`. */
+    readonly name: string;
+  };
 }
 
 /**
@@ -266,13 +328,31 @@ interface WithActivity {
  */
 export function isAuthentication<T extends WithActivity>(
   item: T,
-): item is Extract<T, { readonly activity: { readonly name: "authentication" } }> {
+): item is Extract<
+  T,
+  {
+    /** The activity of an authentication. */
+    readonly activity: {
+      /** `authentication`. */
+      readonly name: "authentication";
+    };
+  }
+> {
   return item.activity.name === "authentication";
 }
 
 /** Whether `item` is a fingerprint; the counterpart of `isAuthentication`. */
 export function isFingerprint<T extends WithActivity>(
   item: T,
-): item is Extract<T, { readonly activity: { readonly name: "fingerprint" } }> {
+): item is Extract<
+  T,
+  {
+    /** The activity of a fingerprint. */
+    readonly activity: {
+      /** `fingerprint`. */
+      readonly name: "fingerprint";
+    };
+  }
+> {
   return item.activity.name === "fingerprint";
 }

@@ -1,7 +1,6 @@
-/**
- * The languages display strings come in (spec 4.1: `Accept-Language: en|ja`). Plain data, no zod, so that
- * the public declarations can use it; connection.ts holds the schema.
- */
+// Plain data, no zod, so that the public declarations can use it; connection.ts holds the schema.
+
+/** The languages the service localizes display strings into, as `Accept-Language` takes them (spec 4.1). */
 export const LANGUAGES = ["en", "ja"] as const;
 
 /** A language the service localizes display strings into. */

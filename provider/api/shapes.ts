@@ -4,13 +4,13 @@
  * time with `exactly`, so the two cannot drift; this module imports no zod, so that a consumer's compiler
  * never has to read zod's declarations (which fail without skipLibCheck).
  */
-import type { Language } from "./languages";
+import type { LANGUAGES } from "./languages";
 import type { ApiVersion } from "./versions";
 
 export type { ApiVersion };
 
 /** A language of the service's display strings: `en` or `ja`. */
-export type AcceptLanguage = Language;
+export type AcceptLanguage = (typeof LANGUAGES)[number];
 
 /** Credentials for one resource; each member left out falls back on its own to stack config, then the environment. */
 export interface ConnectionInput {
@@ -40,7 +40,9 @@ export interface Owner {
 export interface WireFilter {
   /** `activity.name`, `activity.form_factor` or `owner.user.username`. */
   key: string;
+  /** The one value the filter matches. */
   value?: string | undefined;
+  /** The values the filter matches, any of them. */
   values?: string[] | undefined;
 }
 
@@ -52,12 +54,15 @@ export interface CanonicalFilter {
 
 /** A webhook, in one model for both API generations. */
 export interface Webhook {
+  /** The service's `webhook_uuid`. */
   webhookUuid: string;
   /** Echoed on every delivery; "default" unless set. */
   channel: string;
   /** The HTTPS URL deliveries are posted to. */
   endpoint: string;
+  /** The filters as the service sent them, in its order and value/values form. */
   filters: WireFilter[];
+  /** Who created it; empty names when the service did not say. */
   owner: Owner;
   /** `create_time` (v2) or `create_timestamp` (v1.4). */
   createTime: Timestamp | undefined;
@@ -65,9 +70,13 @@ export interface Webhook {
 
 /** A registered domain. */
 export interface Domain {
+  /** The service's `domain_uuid`, which deactivation takes. */
   domainUuid: string;
+  /** The hostname, bare: no scheme, port or path. */
   domainName: string;
+  /** Who registered it; empty names when the service did not say. */
   owner: Owner;
+  /** `create_time` (v2) or `create_timestamp` (v1.4 search); undefined when the answer carried neither. */
   createTime: Timestamp | undefined;
   /** Present on finish_registration's answer (v2). */
   verifier: string | undefined;
@@ -75,9 +84,11 @@ export interface Domain {
 
 /** What start_registration answers. `registerToken` is a secret. */
 export interface DomainRegistrationStart {
+  /** The hostname being registered. */
   domainName: string;
   /** `https://<domainName>/service_url_registration/<verifier>`: where to publish the token. */
   url: string;
+  /** Names this registration: the URL's last path segment, and what finish_registration takes. */
   verifier: string;
   /** The exact body the URL must serve. A secret: never log it. */
   registerToken: string;
@@ -87,15 +98,24 @@ export interface DomainRegistrationStart {
 
 /** `{status: "ok"}`, as health and deactivate answer. */
 export interface StatusOk {
+  /** `ok`. */
   status: string;
 }
 
 /** The body of a webhook create. */
 export interface WebhookCreateBody {
-  endpoint: { type: "url"; value: string };
+  /** Where deliveries go. */
+  endpoint: {
+    /** Always `url`. */
+    type: "url";
+    /** An HTTPS URL on a domain registered to the organization (on v2, with no query or fragment). */
+    value: string;
+  };
   /** The HMAC key of Service-Signature. A secret. */
   secret_key: string;
+  /** Echoed on every delivery; the service uses `default` when it is omitted or null. */
   channel?: string | null | undefined;
+  /** Must include `activity.name` with `authentication` or `fingerprint`. */
   filters: WireFilter[];
 }
 

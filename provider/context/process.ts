@@ -2,32 +2,38 @@ import { type Clock, systemClock } from "./clock";
 import { SecretRegistry } from "./secrets";
 
 /**
- * Per-process state lives here, and only here. The dynamic-provider host runs one process per deployment
- * and calls many resources in it, so a few things are shared on purpose: the stack configuration read by
- * `configure`, API clients and their rate limiters, listing caches, the secrets seen so far, and the
- * webhooks already claimed by a resource. Tests start a "new process" by installing a new context, not
- * by clearing caches one by one.
- *
- * Each module that keeps per-process state declares a key with `contextKey` next to the code that uses
- * it; the context creates the value on first use.
+ * Names one piece of per-process state. Each module that keeps such state declares a key with
+ * `contextKey` next to the code that uses it; the context creates the value on first use.
  */
 export interface ContextKey<T> {
   /** What the state is, for debugging. */
   readonly description: string;
+  /** Makes the state's first value in `context`. */
   create(context: ProcessContext): T;
 }
 
+/** Declares a piece of per-process state, which `create` makes the first time a context is asked for it. */
 export function contextKey<T>(description: string, create: (context: ProcessContext) => T): ContextKey<T> {
   return { description, create };
 }
 
+/** What a new ProcessContext is made with. */
 export interface ProcessContextOptions {
-  /** The clock every retry, limiter, listing cache and verification poll reads. */
+  /** The clock every retry, limiter, cache and verification poll reads; the system clock by default. */
   readonly clock?: Clock;
 }
 
+/**
+ * Per-process state lives here, and only here. The dynamic-provider host runs one process per deployment
+ * and calls many resources in it, so a few things are shared on purpose: the stack configuration read by
+ * `configure`, API clients and their rate limiters, listing caches, the secrets seen so far, and the
+ * webhooks already claimed by a resource. Tests start a "new process" by installing a new context with
+ * `setProcessContext`, not by clearing caches one by one.
+ */
 export class ProcessContext {
+  /** The clock every retry, limiter, listing cache and verification poll reads. */
   readonly clock: Clock;
+  /** The secrets seen in this process, hidden from every message and error. */
   readonly secrets = new SecretRegistry();
   private readonly state = new Map<ContextKey<unknown>, unknown>();
 

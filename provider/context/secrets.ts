@@ -1,8 +1,4 @@
-/**
- * The secrets this process has seen (API tokens, webhook secret keys, register tokens), so that no log
- * line or error message can repeat one. Values are hidden by exact match only: a pattern that guesses
- * what follows a word such as "token" also eats ordinary prose ("the API token is missing").
- */
+/** What a hidden secret reads as. */
 const MASK = "[REDACTED]";
 
 /**
@@ -14,6 +10,11 @@ const MIN_SECRET_LENGTH = 8;
 /** Headers whose values are credentials, whatever they hold. */
 const CREDENTIAL_HEADERS = new Set(["authorization"]);
 
+/**
+ * The secrets this process has seen (API tokens, webhook secret keys, register tokens), so that no log
+ * line or error message can repeat one. Values are hidden by exact match only: a pattern that guesses
+ * what follows a word such as "token" also eats ordinary prose ("the API token is missing").
+ */
 export class SecretRegistry {
   private readonly known = new Set<string>();
   /** Longest first, so that a secret containing another is hidden whole. */

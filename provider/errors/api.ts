@@ -3,8 +3,11 @@ import { type ErrorCode, type RequestInfo, ServiceError } from "./base";
 
 /** What an error answer carried, besides its status. */
 export interface ApiErrorFields extends RequestInfo {
+  /** The HTTP status of the answer. */
   readonly status: number;
+  /** The answer's `X-Request-Id` (or `Request-Id`) header, to quote to the service's support. */
   readonly requestId?: string | undefined;
+  /** The answer's body: parsed JSON, or the text when it is not JSON. */
   readonly body?: unknown;
   /** The service's own explanation, when its body carried one. */
   readonly serviceMessage?: string | undefined;
@@ -13,12 +16,17 @@ export interface ApiErrorFields extends RequestInfo {
 /** The service answered with an error status. */
 export class ApiError extends ServiceError {
   static override readonly kind: string = "ApiError";
+  /** The HTTP status of the answer. */
   readonly status: number;
+  /** The HTTP method of the request. */
   readonly method: string;
+  /** The route template, such as `/v2/webhooks/{webhook_uuid}/deactivate`. */
   readonly route: string;
+  /** The answer's request id, when it carried one: quote it to the service's support. */
   readonly requestId: string | undefined;
   /** The response body, redacted. */
   readonly body: unknown;
+  /** The service's own explanation, redacted, when its body carried one. */
   readonly serviceMessage: string | undefined;
 
   constructor(code: ErrorCode, fields: ApiErrorFields, hint: string) {
@@ -38,13 +46,16 @@ export class ApiError extends ServiceError {
 
 /** One field the service (or the client, before sending) found at fault. */
 export interface FieldProblem {
+  /** The field's path, such as `endpoint.value`; `(request)` when the service named none. */
   readonly field: string;
+  /** What is wrong with it, redacted. */
   readonly message: string;
 }
 
 /** 400 (and v1.4 create's 403): the request broke a rule; `fields` says which. */
 export class InvalidRequestError extends ApiError {
   static override readonly kind: string = "InvalidRequestError";
+  /** The fields at fault, as far as the body said; empty when it named none. */
   readonly fields: readonly FieldProblem[];
   constructor(fields: ApiErrorFields & { problems: readonly FieldProblem[] }) {
     const listed = fields.problems.map((p) => `${p.field} ${p.message}`).join("; ");
@@ -170,8 +181,11 @@ export class UnexpectedStatusError extends ApiError {
 
 /** Reads whatever an error body carries, without assuming a shape (the spec does not give one). */
 export function describeBody(body: unknown): {
+  /** The explanation, from `message`, `detail` or `error` (a text body's first 500 characters). */
   message: string | undefined;
+  /** The fields at fault, from `fields` or `errors`, as a list or an object keyed by field. */
   problems: FieldProblem[];
+  /** The error code, when the body carried one. */
   code: string | undefined;
 } {
   if (typeof body === "string") {

@@ -1,10 +1,6 @@
 import { redact } from "../context/process";
 
-/**
- * The root of every error this package throws. `instanceof` is answered by a brand in the global symbol
- * registry rather than by prototype identity: a serialized dynamic provider and the program can load two
- * copies of this module, and an error from one must still be recognised by the other.
- */
+/** The brand's key: registered, so that every copy of this module finds the same symbol. */
 const KINDS = Symbol.for("@service/pulumi:error-kinds");
 
 /** Stable codes: match on these, not on message text. */
@@ -52,9 +48,20 @@ export type LifecycleCode =
   | "domain_in_use"
   | "domain_not_registered";
 
+/**
+ * The root of every error this package throws. `instanceof` is answered by a brand in the global symbol
+ * registry rather than by prototype identity: a serialized dynamic provider and the program can load two
+ * copies of this module, and an error from one must still be recognised by the other.
+ */
 export class ServiceError extends Error {
+  /** The name `instanceof` looks for in an error's brand; each subclass sets its own, its class name. */
   static readonly kind: string = "ServiceError";
+  /** What went wrong, as a stable code: match on it rather than on the message. */
   readonly code: ErrorCode;
+  /**
+   * The brand: the `kind` of the error's class and of each of its ancestors.
+   * @internal
+   */
   declare readonly [KINDS]: readonly string[];
 
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
@@ -68,6 +75,7 @@ export class ServiceError extends Error {
     Object.defineProperty(this, KINDS, { value: kinds, enumerable: false });
   }
 
+  /** Whether `value` carries this class's brand, whichever copy of this package created it. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     if (typeof value !== "object" || value === null) return false;
     const kinds = (value as { [KINDS]?: unknown })[KINDS];
@@ -87,6 +95,7 @@ export class ConfigurationError extends ServiceError {
 
 /** The method and route template of a request, as errors name it. */
 export interface RequestInfo {
+  /** The HTTP method, `GET` or `POST`. */
   readonly method: string;
   /** The route template, such as `/v2/webhooks/{webhook_uuid}/deactivate`. */
   readonly route: string;

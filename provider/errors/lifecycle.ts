@@ -7,6 +7,7 @@ import { type LifecycleCode, ServiceError } from "./base";
  */
 export class LifecycleError extends ServiceError {
   static override readonly kind: string = "LifecycleError";
+  /** What the lifecycle found, as a stable code. */
   declare readonly code: LifecycleCode;
   constructor(code: LifecycleCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);

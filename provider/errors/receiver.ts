@@ -7,6 +7,7 @@ import { ServiceError } from "./base";
  */
 export class InvalidSignatureError extends ServiceError {
   static override readonly kind: string = "InvalidSignatureError";
+  /** Always `invalid_signature`. */
   declare readonly code: "invalid_signature";
   /** Why the signature was refused, with its likely cause. Never contains a secret or the signature. */
   readonly reason: string;
@@ -26,6 +27,7 @@ export interface MalformedDeliveryDetails {
   readonly webhookUuid?: string | undefined;
   /** What to do about it; a general hint when omitted. */
   readonly hint?: string | undefined;
+  /** The error that made the body unreadable (a JSON syntax error, say), kept as the error's `cause`. */
   readonly cause?: unknown;
 }
 
@@ -40,6 +42,7 @@ const MAX_LISTED = 5;
  */
 export class MalformedDeliveryError extends ServiceError {
   static override readonly kind: string = "MalformedDeliveryError";
+  /** Always `malformed_delivery`. */
   declare readonly code: "malformed_delivery";
   /** Each problem found, as `path: what is wrong`, such as `items[0].update_counter: expected number`. */
   readonly problems: readonly string[];

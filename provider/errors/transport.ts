@@ -3,7 +3,9 @@ import { type RequestInfo, ServiceError } from "./base";
 /** The request could not be completed: it certainly was not applied, or it was safe to repeat. */
 export class TransportError extends ServiceError {
   static override readonly kind: string = "TransportError";
+  /** The HTTP method of the request. */
   readonly method: string;
+  /** The route template of the request. */
   readonly route: string;
   constructor(code: "connection" | "timeout", info: RequestInfo, detail: string, cause?: unknown) {
     super(code, `${info.method} ${info.route} failed: ${detail}`, { cause });
@@ -35,7 +37,9 @@ export class TimeoutError extends TransportError {
  */
 export class AmbiguousRequestError extends ServiceError {
   static override readonly kind: string = "AmbiguousRequestError";
+  /** The HTTP method of the request. */
   readonly method: string;
+  /** The route template of the request. */
   readonly route: string;
   /** The 5xx status when the service answered; undefined when no answer came (timeout, lost connection). */
   readonly status: number | undefined;

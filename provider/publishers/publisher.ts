@@ -6,6 +6,7 @@ export interface VerificationFileSpec {
   readonly key: pulumi.Output<string>;
   /** The register token, a secret. */
   readonly content: pulumi.Output<string>;
+  /** The Content-Type to serve it with. */
   readonly contentType: "text/plain";
 }
 

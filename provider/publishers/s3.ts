@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { VERIFICATION_PATH_PATTERN } from "../api/verification";
 import type { Publisher } from "./publisher";
 
+/** Where `s3Publisher` puts the verification file. */
 export interface S3PublisherArgs {
   /** The bucket (name or resource id) that CloudFront serves /service_url_registration/* from. */
   readonly bucket: pulumi.Input<string>;

@@ -6,20 +6,33 @@ import { checkReceiverOptions, type ReceiverOptions, receiveDelivery } from "./r
  * the code nor its published types need `@types/aws-lambda`; `LambdaFunctionURLEvent` is assignable to it.
  */
 export interface FunctionUrlEvent {
+  /** The request body, base64 when `isBase64Encoded`; absent when the request had none. */
   readonly body?: string | undefined;
   /** True when the runtime base64-encoded the body (non-text content types). */
   readonly isBase64Encoded?: boolean | undefined;
   /** Header names arrive in lower case. */
   readonly headers?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Where the request's method is; a request without it is taken as a POST. */
   readonly requestContext?:
-    | { readonly http?: { readonly method?: string | undefined } | undefined }
+    | {
+        /** The HTTP part of the request. */
+        readonly http?:
+          | {
+              /** The HTTP method; anything but POST is answered 405. */
+              readonly method?: string | undefined;
+            }
+          | undefined;
+      }
     | undefined;
 }
 
 /** A function URL response; assignable to `LambdaFunctionURLResult`. */
 export interface FunctionUrlResult {
+  /** 200, or the status that tells the service to retry (400, 401, 405, 500). */
   readonly statusCode: number;
+  /** `content-type: text/plain`, and `allow: POST` with a 405. */
   readonly headers: Readonly<Record<string, string>>;
+  /** A short plain-text explanation of the status. */
   readonly body: string;
 }
 

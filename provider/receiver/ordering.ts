@@ -39,7 +39,9 @@ export class MemoryCounterStore implements CounterStore {
 
 /** The two members of a delivered item that ordering reads. */
 export interface DeliveredItem {
+  /** The session id: counters are kept per session. */
   readonly service_id: string;
+  /** Grows with every change of the session; an item below the stored one is stale. */
   readonly update_counter: number;
 }
 

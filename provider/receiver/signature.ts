@@ -2,8 +2,14 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 
 /** The outcome of a signature check. */
 export type SignatureCheck =
-  | { readonly valid: true /** Index in `secrets` of the key that matched. */; readonly secretIndex: number }
   | {
+      /** The signature matches one of the secrets: the delivery came from the service. */
+      readonly valid: true;
+      /** Index in `secrets` of the key that matched. */
+      readonly secretIndex: number;
+    }
+  | {
+      /** The signature matches none of the secrets, or is missing or malformed. */
       readonly valid: false;
       /** Why, with the likely cause. Never contains a secret or the signature. */
       readonly reason: string;

@@ -16,6 +16,7 @@ const STACK = contextKey<{ settings: StackSettings }>("stack configuration", () 
 
 /** Anything that answers `get(key)`: the engine's ConfigureRequest config, or a test's map. */
 export interface ConfigSource {
+  /** The value of a namespaced key such as `service:token`, or undefined when the stack does not set it. */
   get(key: string): string | undefined;
 }
 

@@ -48,9 +48,23 @@ export class Webhook extends pulumi.dynamic.Resource {
   /** Echoed on every delivery. */
   declare readonly channel: pulumi.Output<string>;
   /** The filters in canonical order: `value` for one value, `values` for several. */
-  declare readonly filters: pulumi.Output<{ key: string; value?: string; values?: string[] }[]>;
+  declare readonly filters: pulumi.Output<
+    {
+      /** The filter's key, such as `activity.name`. */
+      key: string;
+      /** The one value, when the filter has one. */
+      value?: string;
+      /** The values, sorted, when the filter has several. */
+      values?: string[];
+    }[]
+  >;
   /** The organization and user that own the webhook. */
-  declare readonly owner: pulumi.Output<{ organization: string; username: string }>;
+  declare readonly owner: pulumi.Output<{
+    /** The organization's name. */
+    organization: string;
+    /** The user who created the webhook; "" when the service did not say. */
+    username: string;
+  }>;
   /** When the service created it (display form, UTC). */
   declare readonly createTime: pulumi.Output<string>;
   /** The API generation it was created with. */
