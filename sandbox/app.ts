@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { toRouterPath } from "../provider/api/path";
 import { ROUTES, type Route, type RouteName } from "../provider/api/routes";
 import { negotiateLanguage } from "./accept-language";
+import { appendBounded } from "./bounded-log";
 import type { ApiHandler, SandboxContext, SandboxEnv } from "./context";
 import { HttpError, invalid } from "./http-errors";
 import { controlCharacterIn } from "./inputs";
@@ -21,7 +22,6 @@ const HANDLERS: Record<RouteName, ApiHandler> = {
 };
 
 type Env = SandboxEnv;
-const REQUEST_LOG_LIMIT = 100_000;
 
 /**
  * The emulator as a Hono app: every route of the shared route table, behind the checks the spec puts in
@@ -52,7 +52,7 @@ export function createSandboxApp(ctx: SandboxContext): Hono<Env> {
 
   // Fail loudly on anything unexpected, naming the request, so a wrong route shows up at once.
   app.notFound((c) => {
-    ctx.requests.push({
+    appendBounded(ctx.requests, {
       method: c.req.method,
       path: c.req.path,
       route: undefined,
@@ -88,15 +88,13 @@ async function handleApi(
   handler: ApiHandler,
 ): Promise<Response> {
   const record = (status: number) => {
-    ctx.requests.push({
+    appendBounded(ctx.requests, {
       method: route.method,
       path: c.req.path,
       route: route.path,
       status,
       at: ctx.clock.now(),
     });
-    // A long-running sandbox keeps the recent log only.
-    if (ctx.requests.length > 2 * REQUEST_LOG_LIMIT) ctx.requests.splice(0, REQUEST_LOG_LIMIT);
   };
   // The service's clock, as the Date header shows it: clients read it to compare the service's
   // timestamps with their own, and the sandbox's clock may be a test's ManualClock.

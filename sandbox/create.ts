@@ -4,7 +4,7 @@ import { realClock, type SandboxClock } from "./clock";
 import type { SandboxContext, SandboxEnv } from "./context";
 import { Deliverer, type DeliveryAttempt } from "./deliveries";
 import { DEMO_SEED } from "./demo";
-import { FaultTable } from "./faults";
+import { FaultSpec as FaultSchema, FaultTable } from "./faults";
 import { ImageUrls } from "./images";
 import { SlidingWindowLimiter } from "./rate-limit";
 import { loadSeedFile, Seed, Settings } from "./seed";
@@ -99,7 +99,8 @@ export function createSandbox(options: SandboxAppOptions = {}): SandboxApp {
     requests: () => ctx.requests,
     deliveries: () => ctx.deliverer.attempts,
     deliveriesIdle: () => ctx.deliverer.idle(),
-    addFault: (fault) => ctx.faults.add({ count: 1, ...fault }),
+    // The same checks as POST /_sandbox/faults: an impossible fault is refused, not silently inert.
+    addFault: (fault) => ctx.faults.add(FaultSchema.parse(fault)),
     upsertSession: (input) => {
       const s = upsertSession(ctx, input);
       return { serviceId: s.serviceId, updateCounter: s.updateCounter };

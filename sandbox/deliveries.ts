@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { resolveHost } from "../provider/client/hosts";
+import { appendBounded } from "./bounded-log";
 import type { SandboxClock } from "./clock";
 import { lookup } from "./item-path";
 import { renderDeliveryItem } from "./render";
@@ -100,7 +101,7 @@ export class Deliverer {
     if (!delivery.hook.active) return;
     const run = this.send(delivery).then(({ status, error }) => {
       const delivered = status === 200;
-      this.attempts.push({
+      appendBounded(this.attempts, {
         webhookUuid: delivery.hook.uuid,
         serviceId: delivery.serviceId,
         updateCounter: delivery.updateCounter,

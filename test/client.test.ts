@@ -223,6 +223,8 @@ describe("errors", () => {
 
     for (let i = 0; i < 10; i++) await c.createWebhook(hook(`c${i}`));
     await expect(c.createWebhook(hook())).rejects.toBeInstanceOf(ConflictError);
+    const v1Refused = await failure(client({ token: PLAIN_TOKEN, apiVersion: "1.4" }).createWebhook(hook()));
+    expect(v1Refused).toBeInstanceOf(WebhooksNotEnabledError);
     const refused = await failure(client({ token: PLAIN_TOKEN }).searchWebhooks());
     expect(refused).toBeInstanceOf(WebhooksNotEnabledError);
     expect(refused.code).toBe("webhooks_not_enabled");

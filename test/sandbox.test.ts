@@ -598,3 +598,20 @@ describe("faults", () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(45);
   });
 });
+
+describe("addFault (regression: it skipped the checks POST /_sandbox/faults makes)", () => {
+  it("refuses an impossible fault instead of arming an inert one", () => {
+    expect(() => sandbox.addFault({ method: "POST", path: "/v2/webhooks", apply: true })).toThrow(
+      /apply needs a status/,
+    );
+    expect(() => sandbox.addFault({ method: "POST", path: "/v2/webhooks", status: 503, drop: true })).toThrow(
+      /status and drop exclude each other/,
+    );
+  });
+
+  it("arms a fault for one request when count is given as undefined", async () => {
+    sandbox.addFault({ method: "GET", path: "/v1/health", status: 503, count: undefined });
+    expect((await api("GET", "/v1/health")).status).toBe(503);
+    expect((await api("GET", "/v1/health")).status).toBe(200);
+  });
+});

@@ -243,17 +243,19 @@ export function errorFromResponse(
 ): ApiError {
   const { message, problems, code } = describeBody(fields.body);
   const all = { ...fields, serviceMessage: message };
+  // The spec says a token without webhooks "is refused with a message saying so", not with which status;
+  // checked first, since v1.4's create also answers 403 for invalid parameters.
+  const webhooksOff =
+    code === "webhooks_not_enabled" ||
+    /webhooks? (are |is )?not enabled|webhooks enabled/i.test(message ?? "");
+  if (webhooksOff && fields.status === 403) return new WebhooksNotEnabledError(all);
   if (fields.status === 400 || fields.status === fields.invalidStatus)
     return new InvalidRequestError({ ...all, problems });
   switch (fields.status) {
     case 401:
       return new AuthenticationError(all);
     case 403:
-      // The spec says such a token "is refused with a message saying so"; it does not give the status.
-      return code === "webhooks_not_enabled" ||
-        /webhooks? (are |is )?not enabled|webhooks enabled/i.test(message ?? "")
-        ? new WebhooksNotEnabledError(all)
-        : new NotFoundError(all);
+      return new NotFoundError(all);
     case 409:
       return new ConflictError(all);
     case 429:

@@ -1,4 +1,17 @@
-export * from "./api";
+export {
+  ApiError,
+  type ApiErrorFields,
+  AuthenticationError,
+  ConflictError,
+  type FieldProblem,
+  InvalidRequestError,
+  NotFoundError,
+  RateLimitError,
+  ServerError,
+  UnavailableError,
+  UnexpectedStatusError,
+  WebhooksNotEnabledError,
+} from "./api";
 export * from "./base";
 export * from "./lifecycle";
 export * from "./receiver";

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { ConnectionInput } from "../api/shapes";
+import type { AcceptLanguage, ConnectionInput } from "../api/shapes";
 import type { ApiVersion } from "../api/versions";
 import { withSecretConnection, withSecretOutputs } from "../resource-options";
 import { DYNAMIC_MODULE, DYNAMIC_TYPES } from "../resource-types";
@@ -29,7 +29,7 @@ export interface WebhookArgs {
   /** "2.0" (default) or "1.4". */
   readonly apiVersion?: pulumi.Input<ApiVersion>;
   /** Display language of the service's answers; default from service:acceptLanguage, else "en". */
-  readonly acceptLanguage?: pulumi.Input<"en" | "ja">;
+  readonly acceptLanguage?: pulumi.Input<AcceptLanguage>;
   /** Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret. */
   readonly connection?: pulumi.Input<ConnectionInput>;
   /** Take over this existing active webhook instead of creating one (stands in for `pulumi import`). */
