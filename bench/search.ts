@@ -8,8 +8,13 @@
  *
  * The sandbox runs in a worker thread, as a remote service would, so that its work neither delays the
  * client's event loop nor counts in the client's heap. Its sessions are seeded with upsertSession.
+ *
+ * `-- --answer-delay-ms N` holds every search N ms before the sandbox counts and answers it, as a slow
+ * service would: sequential paging then tops out at 10 pages per (1 s + N ms), since the client may
+ * start the 11th request only once no server window can hold it with the first.
  */
 import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { ServiceClient } from "../provider/client/index";
 import { type Sandbox, startSandbox } from "../sandbox/index";
@@ -28,7 +33,7 @@ type FromWorker =
   | { readonly kind: "ready"; readonly url: string }
   | { readonly kind: "report"; readonly requests: number; readonly tooMany: number };
 
-async function serveSandbox(): Promise<void> {
+async function serveSandbox(answerDelayMs: number): Promise<void> {
   const sandbox: Sandbox = await startSandbox({
     seed: { organizations: [{ name: "bench", users: ["bench-user"], tokens: [{ token: TOKEN }] }] },
     settings: { rateLimitPerSecond: PER_SECOND },
@@ -39,6 +44,9 @@ async function serveSandbox(): Promise<void> {
       kind: "authentication",
       item: { text_fields: { customer_item_id: `SKU-${i}` } },
     });
+  }
+  if (answerDelayMs > 0) {
+    sandbox.addFault({ method: "POST", path: "/v2/search/*", delayMs: answerDelayMs, count: 10 * SESSIONS });
   }
   const port = parentPort!;
   port.on("message", async (message: ToWorker) => {
@@ -72,7 +80,9 @@ function retainedHeap(): number {
 async function main(): Promise<void> {
   if (typeof globalThis.gc !== "function")
     throw new Error("run with node --expose-gc (npm run bench:search)");
-  const worker = new Worker(__filename, { workerData: { sandbox: true } });
+  const { values } = parseArgs({ options: { "answer-delay-ms": { type: "string", default: "0" } } });
+  const answerDelayMs = Number(values["answer-delay-ms"]);
+  const worker = new Worker(__filename, { workerData: { answerDelayMs } });
   const ready = await nextMessage(worker);
   if (ready.kind !== "ready") throw new Error(`the sandbox worker sent ${ready.kind} first`);
   const client = new ServiceClient({ token: TOKEN, baseUrl: ready.url });
@@ -120,7 +130,7 @@ async function main(): Promise<void> {
   const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
   const growth = retainedAtEnd - retainedAfterFirst;
   console.log(
-    `authentications() over ${SESSIONS} sessions, sandbox limited to ${PER_SECOND} req/s, client limiter on`,
+    `authentications() over ${SESSIONS} sessions, sandbox limited to ${PER_SECOND} req/s, client limiter on, answers held ${answerDelayMs} ms`,
   );
   console.log(`  items read:                      ${count} (goal ${SESSIONS})`);
   console.log(`  requests the sandbox answered:   ${report.requests}`);
@@ -145,4 +155,4 @@ async function main(): Promise<void> {
 }
 
 if (isMainThread) void main();
-else if ((workerData as { sandbox?: boolean }).sandbox) void serveSandbox();
+else void serveSandbox((workerData as { answerDelayMs: number }).answerDelayMs);
