@@ -1,9 +1,10 @@
 import { ConfigurationError } from "../errors/base";
+import { controlCharacterProblem } from "./text";
 
 /**
  * Fills a route template such as `/v2/webhooks/{webhook_uuid}/deactivate`. Every parameter is
  * percent-encoded, and values that would silently address another resource (empty, `.`, `..`, null or
- * undefined) are refused before anything is sent.
+ * undefined) are refused before anything is sent, as are control characters, which the service refuses.
  */
 export function fillPath(
   template: string,
@@ -14,6 +15,12 @@ export function fillPath(
     if (value === undefined || value === null || value === "" || value === "." || value === "..") {
       throw new ConfigurationError(
         `Path parameter ${name} must be a non-empty identifier, not ${JSON.stringify(value)}: an empty, "." or ".." value would address another object. Pass the id the service returned.`,
+      );
+    }
+    const control = controlCharacterProblem(value);
+    if (control) {
+      throw new ConfigurationError(
+        `Path parameter ${name} ${control}, which the service refuses: pass the id the service returned.`,
       );
     }
     return encodeURIComponent(value);

@@ -1,44 +1,43 @@
 import type { z } from "zod";
+import type {
+  AppUserInput,
+  AuthenticationConfig,
+  AuthorizedUser,
+  AuthorizeUserInput,
+  LoginVoucher,
+  SupportedBrands,
+} from "../api/integration-shapes";
+import { listPageBodySchema } from "../api/pages";
 import { fillPath } from "../api/path";
 import { ROUTES, type RouteName, VERSIONED } from "../api/routes";
 import * as Schemas from "../api/schemas";
+import type {
+  AuthenticationItem,
+  FingerprintItem,
+  ImageOptions,
+  ItemAnswer,
+  ItemPage,
+  ItemSearch,
+  ServiceIdPage,
+  ServiceIdSearch,
+  SessionSearch,
+} from "../api/session-shapes";
 import type { Domain, DomainRegistrationStart, StatusOk, Webhook, WebhookCreateBody } from "../api/shapes";
 import { type ApiVersion, VERSION_TRAITS } from "../api/versions";
 import { contextKey, processContext, rememberSecret } from "../context/process";
 import { errorFromResponse } from "../errors/api";
-import { ConfigurationError, type RequestInfo, type ServiceError } from "../errors/base";
-import {
-  AmbiguousRequestError,
-  ConnectionError,
-  ResponseValidationError,
-  TimeoutError,
-} from "../errors/transport";
+import type { RequestInfo, ServiceError } from "../errors/base";
+import { AmbiguousRequestError, ConnectionError, TimeoutError } from "../errors/transport";
+import { headerValue, parseAnswer, parseLoose } from "./answer";
+import { type Call, type Requester, routeInfo } from "./call";
+import { checkRequest } from "./check";
 import { type ClientOptions, ENV, type ResolvedOptions, resolveOptions } from "./config";
+import * as Integrations from "./integrations";
 import { type RateLimiter, sharedLimiter } from "./limiter";
+import { type Page, type PageRequest, paginate } from "./pagination";
 import { type AttemptFailure, parseRetryAfter, retryDelay } from "./retry";
+import * as Sessions from "./sessions";
 import { type RawResponse, SendFailure, sendOnce } from "./transport";
-
-/** One page of a listing. */
-export interface Page<T> {
-  readonly items: T[];
-  /** Pass it as `cursor` for the next page; null at the end. */
-  readonly nextCursor: string | null;
-}
-
-/** Which page of a listing to read. */
-export interface PageRequest {
-  /** Items per page, within the generation's page-size range. */
-  readonly limit?: number;
-  readonly cursor?: string | null;
-}
-
-interface Call<S extends z.ZodType> {
-  readonly params?: Record<string, string>;
-  readonly body?: unknown;
-  readonly schema: S;
-  /** The status this route uses for "invalid parameter" besides 400 (v1.4 create answers 403). */
-  readonly invalidStatus?: number;
-}
 
 const USER_AGENT = "@service/pulumi";
 const WebhookPage = Schemas.ListEnvelope(Schemas.Webhook);
@@ -62,12 +61,15 @@ export class ServiceClient {
   /** The settings in force, defaults and environment applied. */
   readonly options: ResolvedOptions;
   private readonly limiter: RateLimiter | undefined;
+  /** What the per-area modules (sessions.ts, integrations.ts) send through: this client's `call`. */
+  private readonly api: Requester;
 
   constructor(options: ClientOptions = {}) {
     this.options = resolveOptions(options);
     const { baseUrl, token, rateLimitPerSecond } = this.options;
     this.limiter =
       rateLimitPerSecond > 0 ? sharedLimiter(`${baseUrl}\u0000${token}`, rateLimitPerSecond) : undefined;
+    this.api = { version: this.options.apiVersion, send: (name, call) => this.call(name, call) };
   }
 
   /** The API generation this client speaks. */
@@ -84,6 +86,139 @@ export class ServiceClient {
   /** GET /v1/health: tests the credentials and the service. */
   health(): Promise<StatusOk> {
     return this.call("health", { schema: Schemas.StatusOk });
+  }
+
+  /**
+   * One authentication of the organization by its session id, with the warnings the service sent
+   * beside it. NotFoundError (403) when it is unknown or another organization's.
+   *
+   * @example const { item } = await client.getAuthentication("3f2a…", { includeImages: true });
+   */
+  getAuthentication(serviceId: string, options?: ImageOptions): Promise<ItemAnswer<AuthenticationItem>> {
+    return Sessions.getSession(this.api, "authentication", serviceId, options);
+  }
+
+  /**
+   * The authentication of a customer item id (your order id or SKU): on API 1.4 the first one with a
+   * final result, else the latest; on API 2.0 the latest. NotFoundError (403) when there is none.
+   *
+   * @example const { item } = await client.lookupAuthentication("SKU-1042");
+   */
+  lookupAuthentication(
+    customerItemId: string,
+    options?: ImageOptions,
+  ): Promise<ItemAnswer<AuthenticationItem>> {
+    return Sessions.lookupAuthentication(this.api, customerItemId, options);
+  }
+
+  /**
+   * One page of authentications (at most 25), newest first. Pass the page's `nextCursor` as `cursor` for
+   * the next one, or use `authentications()` to read them all.
+   *
+   * @example const page = await client.searchAuthentications({ filters: [{ key: "status.result.id", value: "authentic" }] });
+   */
+  searchAuthentications(search?: ItemSearch): Promise<ItemPage<AuthenticationItem>>;
+  /** One page of the ids of the authentications a search selects. */
+  searchAuthentications(search: ServiceIdSearch): Promise<ServiceIdPage>;
+  /** One page of a search whose `return` is only known at run time. */
+  searchAuthentications(search: SessionSearch): Promise<ItemPage<AuthenticationItem> | ServiceIdPage>;
+  searchAuthentications(search: SessionSearch = {}): Promise<ItemPage<AuthenticationItem> | ServiceIdPage> {
+    return Sessions.searchSessions(this.api, "authentication", search);
+  }
+
+  /**
+   * Every authentication a search selects, item by item, fetching one page at a time (from `cursor`
+   * when given, to resume). Warnings beside the items are on the pages of `searchAuthentications`.
+   *
+   * @example for await (const item of client.authentications()) console.log(item.service_id);
+   */
+  authentications(search?: ItemSearch): AsyncIterable<AuthenticationItem>;
+  /** Every id of the authentications a search selects (`return: "service_ids"`), page after page. */
+  authentications(search: ServiceIdSearch): AsyncIterable<string>;
+  /** Every item, or every id, of a search whose `return` is only known at run time. */
+  authentications(search: SessionSearch): AsyncIterable<AuthenticationItem | string>;
+  authentications(search: SessionSearch = {}): AsyncIterable<AuthenticationItem | string> {
+    return Sessions.iterateSessions(this.api, "authentication", search);
+  }
+
+  /**
+   * One fingerprint of the organization by its session id. A compare fingerprint whose parent the
+   * organization no longer owns has `fingerprint_parent: {}` and a `fingerprint_parent_not_authorized`
+   * warning. NotFoundError (403) when it is unknown or another organization's.
+   *
+   * @example const { item, warnings } = await client.getFingerprint("9c1e…");
+   */
+  getFingerprint(serviceId: string, options?: ImageOptions): Promise<ItemAnswer<FingerprintItem>> {
+    return Sessions.getSession(this.api, "fingerprint", serviceId, options);
+  }
+
+  /**
+   * One page of fingerprints (at most 25), newest first, with the page's warnings.
+   *
+   * @example const page = await client.searchFingerprints({ filters: [{ key: "activity.mode", value: "compare" }] });
+   */
+  searchFingerprints(search?: ItemSearch): Promise<ItemPage<FingerprintItem>>;
+  /** One page of the ids of the fingerprints a search selects. */
+  searchFingerprints(search: ServiceIdSearch): Promise<ServiceIdPage>;
+  /** One page of a search whose `return` is only known at run time. */
+  searchFingerprints(search: SessionSearch): Promise<ItemPage<FingerprintItem> | ServiceIdPage>;
+  searchFingerprints(search: SessionSearch = {}): Promise<ItemPage<FingerprintItem> | ServiceIdPage> {
+    return Sessions.searchSessions(this.api, "fingerprint", search);
+  }
+
+  /**
+   * Every fingerprint a search selects, item by item, one page at a time (from `cursor` when given).
+   *
+   * @example for await (const item of client.fingerprints()) console.log(item.activity.mode);
+   */
+  fingerprints(search?: ItemSearch): AsyncIterable<FingerprintItem>;
+  /** Every id of the fingerprints a search selects (`return: "service_ids"`), page after page. */
+  fingerprints(search: ServiceIdSearch): AsyncIterable<string>;
+  /** Every item, or every id, of a search whose `return` is only known at run time. */
+  fingerprints(search: SessionSearch): AsyncIterable<FingerprintItem | string>;
+  fingerprints(search: SessionSearch = {}): AsyncIterable<FingerprintItem | string> {
+    return Sessions.iterateSessions(this.api, "fingerprint", search);
+  }
+
+  /**
+   * Signs a mobile SDK's authorization request for one of your users (API 2.0, whatever the client's
+   * version). Never re-sent: a lost answer raises AmbiguousRequestError; calling again for the same
+   * `uniqueUserId` is harmless, but the first call's names stay.
+   *
+   * @example const { signedAuthorizationRequest, username } = await client.authorizeUser({ uniqueUserId: "user-1042", email: "ann@example.com", sdkAuthorizationRequest });
+   */
+  authorizeUser(input: AuthorizeUserInput): Promise<AuthorizedUser> {
+    return Integrations.authorizeUser(this.api, input);
+  }
+
+  /**
+   * A login voucher for one of your users: the legacy sign-in flow (API 2.0; inferred route). Never
+   * re-sent: a lost answer raises AmbiguousRequestError.
+   *
+   * @example const { loginVoucher } = await client.createLoginVoucher({ uniqueUserId: "user-1042", email: "ann@example.com" });
+   */
+  createLoginVoucher(input: AppUserInput): Promise<LoginVoucher> {
+    return Integrations.createLoginVoucher(this.api, input);
+  }
+
+  /**
+   * The brand and material options available to the token, valid from `iat` to `exp` (API 2.0;
+   * inferred route).
+   *
+   * @example const { config, exp } = await client.authenticationConfig();
+   */
+  authenticationConfig(): Promise<AuthenticationConfig> {
+    return Integrations.authenticationConfig(this.api);
+  }
+
+  /**
+   * The supported brands and categories of the capture form (API 2.0; inferred route). A 503 ("temporarily
+   * unavailable") is retried within the retry budget, then raises UnavailableError.
+   *
+   * @example const { categories } = await client.supportedBrands();
+   */
+  supportedBrands(): Promise<SupportedBrands> {
+    return Integrations.supportedBrands(this.api);
   }
 
   /** Creates a webhook. Never re-sent: a lost answer raises AmbiguousRequestError. */
@@ -114,14 +249,15 @@ export class ServiceClient {
 
   /** One page of the organization's active webhooks. */
   async searchWebhooks(page: PageRequest = {}): Promise<Page<Webhook>> {
-    const body = this.pageBody(page);
-    const out = await this.call(VERSIONED.searchWebhooks[this.apiVersion], { body, schema: WebhookPage });
+    const name = VERSIONED.searchWebhooks[this.apiVersion];
+    const out = await this.call(name, { body: this.pageBody(name, page), schema: WebhookPage });
     return { items: out.items, nextCursor: out.next_cursor ?? null };
   }
 
   /** Every active webhook of the organization, page after page. */
   webhooks(page: Omit<PageRequest, "cursor"> = {}): AsyncIterable<Webhook> {
-    return this.paginate((cursor) => this.searchWebhooks({ ...page, cursor }));
+    const info = routeInfo(VERSIONED.searchWebhooks[this.apiVersion]);
+    return paginate(info, null, (cursor) => this.searchWebhooks({ ...page, cursor }));
   }
 
   /** start_registration: a verifier and a register token (secret) to publish before `expiresAt`. */
@@ -149,45 +285,20 @@ export class ServiceClient {
 
   /** One page of the organization's registered domains. */
   async searchDomains(page: PageRequest = {}): Promise<Page<Domain>> {
-    const body = this.pageBody(page);
-    const out = await this.call(VERSIONED.searchDomains[this.apiVersion], { body, schema: DomainPage });
+    const name = VERSIONED.searchDomains[this.apiVersion];
+    const out = await this.call(name, { body: this.pageBody(name, page), schema: DomainPage });
     return { items: out.items, nextCursor: out.next_cursor ?? null };
   }
 
   /** Every registered domain of the organization, page after page. */
   domains(page: Omit<PageRequest, "cursor"> = {}): AsyncIterable<Domain> {
-    return this.paginate((cursor) => this.searchDomains({ ...page, cursor }));
+    const info = routeInfo(VERSIONED.searchDomains[this.apiVersion]);
+    return paginate(info, null, (cursor) => this.searchDomains({ ...page, cursor }));
   }
 
-  private pageBody(page: PageRequest): { limit: number; cursor: string | null } {
-    const rule = VERSION_TRAITS[this.apiVersion].listPage;
-    const limit = page.limit ?? rule.max;
-    if (!Number.isInteger(limit) || limit < rule.min || limit > rule.max) {
-      throw new ConfigurationError(
-        `limit must be an integer from ${rule.min} to ${rule.max} on API ${this.apiVersion}, not ${limit}.`,
-      );
-    }
-    return { limit, cursor: page.cursor ?? null };
-  }
-
-  private async *paginate<T>(fetchPage: (cursor: string | null) => Promise<Page<T>>): AsyncGenerator<T> {
-    const seen = new Set<string>();
-    let cursor: string | null = null;
-    do {
-      const page: Page<T> = await fetchPage(cursor);
-      yield* page.items;
-      cursor = page.nextCursor;
-      if (cursor !== null) {
-        // A cursor that comes back again would page forever.
-        if (seen.has(cursor)) {
-          throw new ResponseValidationError(
-            { method: "POST", route: "search" },
-            `the cursor ${JSON.stringify(cursor)} came back a second time, which would page forever`,
-          );
-        }
-        seen.add(cursor);
-      }
-    } while (cursor !== null);
+  /** A webhook or domain search body, checked with the shared page rule of the route's generation. */
+  private pageBody(name: RouteName, page: PageRequest) {
+    return checkRequest(listPageBodySchema(this.apiVersion), page, routeInfo(name));
   }
 
   private log(line: string): void {
@@ -196,11 +307,12 @@ export class ServiceClient {
 
   private async call<S extends z.ZodType>(name: RouteName, call: Call<S>): Promise<z.output<S>> {
     const route = ROUTES[name];
-    const info: RequestInfo = { method: route.method, route: route.path };
+    const info = routeInfo(name);
     const { baseUrl, token, acceptLanguage, timeoutMs, retry, random } = this.options;
     const { clock } = processContext();
     const url = new URL(baseUrl);
-    const path = url.pathname.replace(/\/+$/, "") + fillPath(route.path, call.params ?? {});
+    const query = new URLSearchParams(call.query).toString();
+    const path = `${url.pathname.replace(/\/+$/, "")}${fillPath(route.path, call.params ?? {})}${query ? `?${query}` : ""}`;
     const headers = {
       authorization: `Token ${token}`,
       "api-version": route.accepts[0]!,
@@ -229,7 +341,7 @@ export class ServiceClient {
         this.log(
           `${route.method} ${path} -> ${res.status} in ${clock.now() - attemptStart} ms (attempt ${attempt})`,
         );
-        if (res.status >= 200 && res.status < 300) return this.parse(info, res.text, call.schema);
+        if (res.status >= 200 && res.status < 300) return parseAnswer(info, res.text, call.schema);
         const requestId = headerValue(res.headers["x-request-id"] ?? res.headers["request-id"]);
         const answer = { ...info, status: res.status, requestId, body: parseLoose(res.text) };
         if (res.status === 429) {
@@ -289,32 +401,5 @@ export class ServiceClient {
     // The header has whole seconds; half a second is the expected error.
     const offset = date + 500 - processContext().clock.now();
     processContext().get(SERVER_CLOCK_OFFSETS).set(this.options.baseUrl, offset);
-  }
-
-  private parse<S extends z.ZodType>(info: RequestInfo, text: string, schema: S): z.output<S> {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new ResponseValidationError(info, "the body is not JSON");
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new ResponseValidationError(info, `${issue.path.join(".") || "(body)"} ${issue.message}`);
-    }
-    return parsed.data;
-  }
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function parseLoose(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
   }
 }

@@ -1,3 +1,7 @@
+export type * from "../api/integration-shapes";
+export type * from "../api/item-shapes";
+export { isAuthentication, isFingerprint } from "../api/item-shapes";
+export type * from "../api/session-shapes";
 export type {
   AcceptLanguage,
   ApiVersion,
@@ -14,6 +18,8 @@ export type {
 export type { Clock } from "../context/clock";
 export { ProcessContext, setProcessContext } from "../context/process";
 export * from "../errors/index";
-export { type Page, type PageRequest, ServiceClient } from "./client";
+export { ServiceClient } from "./client";
 export { type ClientOptions, DEFAULT_BASE_URL, ENV, type ResolvedOptions } from "./config";
+export type { Page, PageRequest } from "./pagination";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
+export { type OptionProblem, RequestValidationError } from "./validation";

@@ -1,0 +1,58 @@
+/**
+ * What the client's SDK integration methods take and answer (spec 2.8, 4.3 and 5), as plain TypeScript
+ * (no zod, for the reason shapes.ts gives). The request rules live in integrations.ts, the answer schemas
+ * in integration-answers.ts.
+ */
+
+/** One of your app's users, as authorize-user and the login voucher identify it. */
+export interface AppUserInput {
+  /**
+   * Your own id for the user: 8 to 40 characters from `A-Z a-z 0-9 @ . + _ -`. The service's username
+   * for the user is your organization's name joined to it.
+   */
+  readonly uniqueUserId: string;
+  /** The user's email address. */
+  readonly email: string;
+  /** Printed on certificates. The first call for a `uniqueUserId` fixes it for good. */
+  readonly firstName?: string | null | undefined;
+  /** Printed on certificates. The first call for a `uniqueUserId` fixes it for good. */
+  readonly lastName?: string | null | undefined;
+}
+
+/** The body of authorize-user: the user, and the request the mobile SDK produced for it. */
+export interface AuthorizeUserInput extends AppUserInput {
+  /** What the SDK produced; your backend passes it through once it has authenticated its user. */
+  readonly sdkAuthorizationRequest: string;
+}
+
+/** What authorize-user answers. */
+export interface AuthorizedUser {
+  /** Hand it back to the SDK. A credential: the client never logs it. */
+  readonly signedAuthorizationRequest: string;
+  /** The user's username at the service; store it to search by `owner.user.username` later. */
+  readonly username: string;
+}
+
+/** What the login voucher route answers (the legacy sign-in flow). */
+export interface LoginVoucher {
+  /** A credential: the client never logs it. */
+  readonly loginVoucher: string;
+  /** The user's username at the service. */
+  readonly username: string;
+}
+
+/** The authentication config of the token (API 2.0). */
+export interface AuthenticationConfig {
+  /** The brand and material options available to the token; its other contents are not documented. */
+  readonly config: Readonly<Record<string, unknown>>;
+  /** Issued at, Unix seconds. */
+  readonly iat: number;
+  /** Expires at, Unix seconds. */
+  readonly exp: number;
+}
+
+/** The supported brands and categories (API 2.0): a capture-form taxonomy, not item data. */
+export interface SupportedBrands {
+  /** The shape of an element is not documented. */
+  readonly categories: unknown[];
+}

@@ -1,0 +1,94 @@
+import { z } from "zod";
+import type { ItemWarning } from "./item-shapes";
+import {
+  AuthenticationItemV1Schema,
+  AuthenticationItemV2Schema,
+  FingerprintItemV1Schema,
+  FingerprintItemV2Schema,
+  ItemWarningSchema,
+} from "./items";
+import type { SessionKind } from "./kinds";
+import type {
+  AuthenticationItem,
+  FingerprintItem,
+  ItemAnswer,
+  ItemPage,
+  ServiceIdPage,
+} from "./session-shapes";
+import type { ApiVersion } from "./versions";
+
+/**
+ * The answers of the session routes (spec 4.1 to 4.3) as the client reads them: GET and lookup's
+ * `{item, warnings}`, and the two search envelopes. Items keep the service's names; the envelopes are
+ * turned into the camelCase shapes of session-shapes.ts, each schema typed as the interface it yields.
+ */
+
+/** The item type of each kind of session. */
+export interface SessionItems {
+  readonly authentication: AuthenticationItem;
+  readonly fingerprint: FingerprintItem;
+}
+
+/** `warnings` beside an item or a page: absent means none. */
+const Warnings = z
+  .array(ItemWarningSchema)
+  .nullish()
+  .transform((w): ItemWarning[] => w ?? []);
+
+function answerOf<T>(item: z.ZodType<T>): z.ZodType<ItemAnswer<T>> {
+  return z.object({ item, warnings: Warnings });
+}
+
+function pageOf<T>(item: z.ZodType<T>): z.ZodType<ItemPage<T>> {
+  return z
+    .object({
+      item_count: z.number().int().optional(),
+      items: z.array(item),
+      next_cursor: z.string().nullish(),
+      warnings: Warnings,
+    })
+    .transform((p) => ({
+      items: p.items,
+      itemCount: p.item_count ?? p.items.length,
+      nextCursor: p.next_cursor ?? null,
+      warnings: p.warnings,
+    }));
+}
+
+/** The answers of GET, lookup and search that read one kind of item. */
+export interface SessionAnswerSchemas<T> {
+  /** GET and lookup: `{item, warnings}`. */
+  readonly one: z.ZodType<ItemAnswer<T>>;
+  /** Search with `return: "items"`: the items envelope of spec 4.1. */
+  readonly page: z.ZodType<ItemPage<T>>;
+}
+
+function answersFor<T>(item: z.ZodType<T>): SessionAnswerSchemas<T> {
+  return { one: answerOf(item), page: pageOf(item) };
+}
+
+/** The answer schemas of each kind of session in each API version. */
+export const SESSION_ANSWERS: {
+  readonly [K in SessionKind]: Readonly<Record<ApiVersion, SessionAnswerSchemas<SessionItems[K]>>>;
+} = {
+  authentication: {
+    "1.4": answersFor(AuthenticationItemV1Schema),
+    "2.0": answersFor(AuthenticationItemV2Schema),
+  },
+  fingerprint: { "1.4": answersFor(FingerprintItemV1Schema), "2.0": answersFor(FingerprintItemV2Schema) },
+};
+
+/** A search page with `return: "service_ids"`: `{service_id_count, service_ids, next_cursor}`. */
+export const ServiceIdPageSchema = z
+  .object({
+    service_id_count: z.number().int().optional(),
+    service_ids: z.array(z.string()),
+    next_cursor: z.string().nullish(),
+  })
+  .transform(
+    (p): ServiceIdPage => ({
+      serviceIds: p.service_ids,
+      serviceIdCount: p.service_id_count ?? p.service_ids.length,
+      nextCursor: p.next_cursor ?? null,
+    }),
+  );

@@ -1,0 +1,31 @@
+import type { z } from "zod";
+import { ROUTES, type RouteName } from "../api/routes";
+import type { ApiVersion } from "../api/versions";
+import type { RequestInfo } from "../errors/base";
+
+/** One request, as the client's methods describe it to the client's single request pipeline. */
+export interface Call<S extends z.ZodType> {
+  readonly params?: Record<string, string>;
+  /** Query parameters, appended in this order. */
+  readonly query?: Readonly<Record<string, string>>;
+  readonly body?: unknown;
+  /** Reads a 2xx answer; it must tolerate keys it does not know. */
+  readonly schema: S;
+  /** The status this route uses for "invalid parameter" besides 400 (v1.4 create answers 403). */
+  readonly invalidStatus?: number;
+}
+
+/**
+ * What the per-area request modules (sessions.ts, integrations.ts) get from a ServiceClient: its API
+ * version, and its private pipeline (credentials, rate limit, retries, typed errors) to send through.
+ */
+export interface Requester {
+  readonly version: ApiVersion;
+  send<S extends z.ZodType>(name: RouteName, call: Call<S>): Promise<z.output<S>>;
+}
+
+/** The method and route template of a route, as errors name it. */
+export function routeInfo(name: RouteName): RequestInfo {
+  const { method, path } = ROUTES[name];
+  return { method, route: path };
+}

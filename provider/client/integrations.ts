@@ -1,0 +1,62 @@
+import {
+  AuthenticationConfigSchema,
+  AuthorizedUserSchema,
+  LoginVoucherSchema,
+  SupportedBrandsSchema,
+} from "../api/integration-answers";
+import type {
+  AppUserInput,
+  AuthenticationConfig,
+  AuthorizedUser,
+  AuthorizeUserInput,
+  LoginVoucher,
+  SupportedBrands,
+} from "../api/integration-shapes";
+import { AuthorizeUserBody, LoginVoucherBody } from "../api/integrations";
+import { rememberSecret } from "../context/process";
+import { type Requester, routeInfo } from "./call";
+import { checkRequest } from "./check";
+
+/**
+ * The SDK integration routes of ServiceClient (spec 2.8, 4.3 and 5; API 2.0 only). Bodies are checked
+ * with the shared rules of api/integrations.ts before they are sent. What the service hands out for an
+ * app user (the signed request, the voucher) is a credential, so it joins the secrets no message repeats.
+ */
+
+const appUser = (input: AppUserInput) => ({
+  unique_user_id: input.uniqueUserId,
+  email: input.email,
+  first_name: input.firstName,
+  last_name: input.lastName,
+});
+
+/** authorize-user: signs the SDK's authorization request for one of the caller's users. */
+export async function authorizeUser(api: Requester, input: AuthorizeUserInput): Promise<AuthorizedUser> {
+  const body: AuthorizeUserBody = {
+    ...appUser(input),
+    sdk_authorization_request: input.sdkAuthorizationRequest,
+  };
+  checkRequest(AuthorizeUserBody, body, routeInfo("v2AuthorizeUser"));
+  const answer = await api.send("v2AuthorizeUser", { body, schema: AuthorizedUserSchema });
+  rememberSecret(answer.signedAuthorizationRequest);
+  return answer;
+}
+
+/** The legacy sign-in flow: a one-off login voucher for one of the caller's users. */
+export async function createLoginVoucher(api: Requester, input: AppUserInput): Promise<LoginVoucher> {
+  const body: LoginVoucherBody = appUser(input);
+  checkRequest(LoginVoucherBody, body, routeInfo("v2CreateLoginVoucher"));
+  const answer = await api.send("v2CreateLoginVoucher", { body, schema: LoginVoucherSchema });
+  rememberSecret(answer.loginVoucher);
+  return answer;
+}
+
+/** The brand and material options available to the token. The route takes no parameters. */
+export async function authenticationConfig(api: Requester): Promise<AuthenticationConfig> {
+  return api.send("v2AuthenticationConfig", { body: {}, schema: AuthenticationConfigSchema });
+}
+
+/** The capture-form taxonomy. The route takes no parameters; a 503 is retried, as the spec asks. */
+export async function supportedBrands(api: Requester): Promise<SupportedBrands> {
+  return api.send("v2SupportedBrands", { body: {}, schema: SupportedBrandsSchema });
+}
