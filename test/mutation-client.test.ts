@@ -23,6 +23,8 @@ import {
   resolveHost,
 } from "../provider/client/verification-fetch";
 import { processContext } from "../provider/context/process";
+import { awaitCandidates } from "../provider/webhook/reconcile";
+import { identityOf } from "../provider/webhook/schema";
 import { steppingClock } from "./helpers/fake-clock";
 
 /**
@@ -552,6 +554,9 @@ describe("the verification file", () => {
       [300, { location: "/elsewhere" }, ""],
       [399, {}, ""],
       [400, {}, "the-token"],
+      // Answers without a body at all.
+      [304, {}, ""],
+      [204, {}, ""],
     ];
     const server = await scripted((_r, index, res) => {
       const [status, headers, body] = answers[index]!;
@@ -564,6 +569,8 @@ describe("the verification file", () => {
     expect(await observe()).toEqual({ kind: "redirect", status: 300, location: "/elsewhere" });
     expect(await observe()).toEqual({ kind: "redirect", status: 399, location: null });
     expect(await observe()).toEqual({ kind: "status", status: 400 });
+    expect(await observe()).toEqual({ kind: "redirect", status: 304, location: null });
+    expect(await observe()).toEqual({ kind: "status", status: 204 });
     expect(server.seen.every((s) => s.headers["cache-control"] === "no-cache")).toBe(true);
   });
 
@@ -577,6 +584,43 @@ describe("the verification file", () => {
     await closed.close();
     const refused = await fetchVerificationFile(`${closed.url}/f`, "t");
     expect(refused).toMatchObject({ kind: "unreachable", message: expect.any(String) });
+  });
+});
+
+describe("re-listing after a lost create", () => {
+  const identity = identityOf({ endpoint: "https://hooks.example.com/e", channel: "default", filters: [] });
+  /** Lists nothing `emptyFor` times, then a webhook matching `identity`, created now. */
+  const listing = (emptyFor: number) =>
+    scripted((_r, index) => ({
+      items:
+        index < emptyFor
+          ? []
+          : [{ ...hook(1), channel: "default", create_time: { display: "", epoch: clock.now() / 1000 } }],
+    }));
+
+  it("lists afresh at growing intervals until the webhook appears, keeping the time it was given", async () => {
+    const server = await listing(2);
+    const client = clientOf(server.url);
+    const since = clock.now() - 1_000;
+    const { found, since: kept } = await awaitCandidates(
+      { client, identity, exclude: [], sentAtLocal: clock.now(), since },
+      30_000,
+    );
+    expect(found?.map((h) => h.webhookUuid)).toEqual(["hook-1"]);
+    expect(kept).toBe(since);
+    expect(server.seen).toHaveLength(3);
+    expect(clock.slept).toEqual([1_000, 2_000]);
+  });
+
+  it("stops at the end of its window, having waited no longer than the window", async () => {
+    const server = await listing(10);
+    const { found } = await awaitCandidates(
+      { client: clientOf(server.url), identity, exclude: [], sentAtLocal: clock.now() },
+      2_500,
+    );
+    expect(found).toEqual([]);
+    expect(clock.slept).toEqual([1_000, 1_500]);
+    expect(server.seen).toHaveLength(3);
   });
 });
 

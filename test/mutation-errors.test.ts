@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   ProcessContext,
@@ -137,6 +138,17 @@ describe("every error class", () => {
         }
       }
     }
+  });
+
+  it("answers instanceof with false for anything that is not an error object", () => {
+    for (const value of [null, undefined, "ServiceError", 42, {}, new Error("plain")]) {
+      expect(value instanceof source.ServiceError).toBe(false);
+    }
+  });
+
+  it("keeps its brand out of print", () => {
+    const printed = inspect(new source.NotFoundError({ ...fields, status: 403 }));
+    expect(printed).not.toContain("error-kinds");
   });
 
   it("carries its stable code and its class name", () => {

@@ -2,6 +2,7 @@ import * as fc from "fast-check";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { AcceptLanguage, ApiVersionSchema, BaseUrl, ConnectionInput } from "../provider/api/connection";
 import { ROUTES } from "../provider/api/routes";
+import { endpointProblem, filtersSchema, formatPath, hostnameProblem } from "../provider/api/rules";
 import { Domain, Owner, Webhook } from "../provider/api/schemas";
 import { controlCharacterProblem, safeString } from "../provider/api/text";
 import { ProcessContext, processContext, setProcessContext } from "../provider/context/process";
@@ -304,6 +305,8 @@ describe("secret hashes", () => {
     const [, salt, digest] = stored.split(":");
     for (const malformed of [
       `sha1:${salt}:${digest}`,
+      // Another scheme of the same length, over the right digest.
+      `hmac-sha257:${salt}:${digest}`,
       "hmac-sha256",
       `hmac-sha256:${salt}:${digest!.slice(1)}`,
       `hmac-sha256:${salt}:${digest}0`,
@@ -342,9 +345,17 @@ describe("KeyedLock", () => {
     a1.finish();
     await new Promise((resolve) => setImmediate(resolve));
     expect(log).toEqual(["a1 start", "b start", "a1 end", "a2 start"]);
+    // Queued while a2 runs, after a1 has finished: it still waits for a2.
+    const a3 = task(log, "a3");
+    results.push(lock.run("a", a3.run));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(log).toEqual(["a1 start", "b start", "a1 end", "a2 start"]);
     a2.finish();
     b.finish();
-    expect(await Promise.all(results)).toEqual(["a1", "a2", "b"]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(log.indexOf("a3 start")).toBeGreaterThan(log.indexOf("a2 end"));
+    a3.finish();
+    expect(await Promise.all(results)).toEqual(["a1", "a2", "b", "a3"]);
   });
 
   it("lets the next task run after one fails, and forgets a key once nothing waits on it", async () => {
@@ -420,6 +431,58 @@ describe("the route table", () => {
   });
 });
 
+describe("request rule messages", () => {
+  it("say what is wrong with a hostname", () => {
+    expect(hostnameProblem("")).toBe("must not be empty");
+    expect(hostnameProblem(`${"a.".repeat(127)}com`)).toBe("must be at most 253 characters");
+    for (const host of [
+      "-hooks.example.com",
+      "hooks-.example.com",
+      "ho_oks.example.com",
+      `${"a".repeat(64)}.com`,
+    ]) {
+      expect(hostnameProblem(host)).toBe(
+        "must consist of labels of letters, digits and inner hyphens, separated by single dots",
+      );
+    }
+    expect(hostnameProblem(`${"a".repeat(63)}.com`)).toBeUndefined();
+    expect(endpointProblem("hooks.example.com/events", "2.0")).toBe(
+      "must be an absolute URL such as https://hooks.example.com/service/events",
+    );
+  });
+
+  it("say what is wrong with a filter list, at the filter's path", () => {
+    const problems = (filters: unknown) =>
+      filtersSchema("1.4")
+        .safeParse(filters)
+        .error?.issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
+    const name = { key: "activity.name", value: "authentication" };
+    expect(problems([name, { key: "colour", value: "x" }])).toEqual([
+      "[1].key: must be one of activity.name, activity.form_factor, owner.user.username",
+    ]);
+    expect(problems([name, name])).toEqual(["[1].key: activity.name must appear only once"]);
+    expect(problems([name, { key: "owner.user.username" }])).toEqual(["[1]: needs value or values"]);
+    expect(problems([{ key: "activity.name", values: ["authentication", "fingerprint"] }])).toEqual([
+      "[0].values: activity.name takes exactly one value, authentication or fingerprint",
+    ]);
+    expect(problems([name, { key: "activity.form_factor", values: ["lightbox", "huge", "tiny"] }])).toEqual([
+      "[1].values: activity.form_factor values must be among lightbox, microscopic, free_camera (got huge, tiny)",
+    ]);
+    expect(problems([name, { key: "owner.user.username", value: "" }])).toEqual([
+      "[1].value: must not be empty",
+    ]);
+    expect(problems([name, { key: "owner.user.username", values: [""] }])).toEqual([
+      "[1].values[0]: must not be empty",
+    ]);
+    expect(problems([name, { key: "owner.user.username", values: [] }])).toEqual([
+      "[1].values: must not be empty",
+    ]);
+    expect(problems([])).toEqual([
+      ": must contain an activity.name filter with value authentication or fingerprint",
+    ]);
+  });
+});
+
 describe("connection settings and response shapes", () => {
   it("take an http(s) base URL, en or ja, 2.0 or 1.4, and a non-empty token, saying why otherwise", () => {
     for (const url of ["http://127.0.0.1:8787", "https://api.example.com/base"]) {
@@ -439,7 +502,8 @@ describe("connection settings and response shapes", () => {
   });
 
   it("fill what the service left out: the default channel, no filters, an unnamed owner", () => {
-    const hook = Webhook.parse({ webhook_uuid: "w", endpoint: { type: "url", value: ENDPOINT } });
+    const hookWire = { webhook_uuid: "w", endpoint: { type: "url", value: ENDPOINT } };
+    const hook = Webhook.parse(hookWire);
     expect(hook).toMatchObject({
       channel: "default",
       filters: [],
@@ -450,5 +514,13 @@ describe("connection settings and response shapes", () => {
       organization: "",
       username: "",
     });
+    // Each generation names the creation time its own way.
+    const time = { display: "then", epoch: 1 };
+    for (const key of ["create_time", "create_timestamp"]) {
+      expect(
+        Domain.parse({ domain_uuid: "d", domain_name: "h.example.com", [key]: time }).createTime,
+      ).toEqual(time);
+      expect(Webhook.parse({ ...hookWire, [key]: time }).createTime).toEqual(time);
+    }
   });
 });
