@@ -23,7 +23,8 @@ import {
   resolveHost,
 } from "../provider/client/verification-fetch";
 import { processContext } from "../provider/context/process";
-import { awaitCandidates } from "../provider/webhook/reconcile";
+import { activeWebhooks } from "../provider/runtime/listings";
+import { awaitCandidates, candidates } from "../provider/webhook/reconcile";
 import { identityOf } from "../provider/webhook/schema";
 import { steppingClock } from "./helpers/fake-clock";
 
@@ -218,6 +219,21 @@ describe("answers", () => {
     expect(error.message).toMatch(
       /^GET \/v1\/health answered 404: no such route\. .* \(request id req_404\)$/,
     );
+  });
+
+  it("parses only 2xx answers: a 300 is a status it has no meaning for", async () => {
+    const server = await scripted((_r, _i, res) => {
+      res.writeHead(300, { "content-type": "application/json" }).end(JSON.stringify({ status: "ok" }));
+    });
+    expect(await failureOf(clientOf(server.url).health())).toBeInstanceOf(UnexpectedStatusError);
+  });
+
+  it("names the path inside the body that does not have the documented shape", async () => {
+    const server = await scripted(() => ({
+      items: [{ endpoint: { type: "url", value: "https://h.example.com/e" } }],
+    }));
+    const error = await failureOf(clientOf(server.url).searchWebhooks());
+    expect(error.message).toMatch(/cannot read: items\.0\.webhook_uuid Invalid input/);
   });
 
   it("says a 5xx to a create leaves its outcome unknown, naming the status", async () => {
@@ -610,6 +626,26 @@ describe("re-listing after a lost create", () => {
     expect(kept).toBe(since);
     expect(server.seen).toHaveLength(3);
     expect(clock.slept).toEqual([1_000, 2_000]);
+  });
+
+  it("keeps the time it was given when no listing succeeds at all", async () => {
+    const server = await scripted((_r, _i, res) => {
+      res.writeHead(500).end();
+    });
+    const since = clock.now() - 1_000;
+    const result = await awaitCandidates(
+      { client: clientOf(server.url), identity, exclude: [], sentAtLocal: clock.now(), since },
+      0,
+    );
+    expect(result).toEqual({ found: undefined, since });
+  });
+
+  it("looks at a fresh listing, not one cached before the create", async () => {
+    const server = await listing(1);
+    const client = clientOf(server.url);
+    expect(await activeWebhooks(client)).toEqual([]);
+    const found = await candidates({ client, identity, exclude: [], since: clock.now() - 1_000 });
+    expect(found.map((h) => h.webhookUuid)).toEqual(["hook-1"]);
   });
 
   it("stops at the end of its window, having waited no longer than the window", async () => {

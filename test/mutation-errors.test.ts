@@ -315,6 +315,7 @@ describe("describeBody", () => {
       { field: "b", message: "z" },
     ]);
     expect(source.describeBody({ fields: "not a list" }).problems).toEqual([]);
+    expect(source.describeBody({ errors: null }).problems).toEqual([]);
   });
 });
 

@@ -2,7 +2,13 @@ import * as fc from "fast-check";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { AcceptLanguage, ApiVersionSchema, BaseUrl, ConnectionInput } from "../provider/api/connection";
 import { ROUTES } from "../provider/api/routes";
-import { endpointProblem, filtersSchema, formatPath, hostnameProblem } from "../provider/api/rules";
+import {
+  endpointProblem,
+  filtersSchema,
+  formatPath,
+  hostnameProblem,
+  webhookCreateBodySchema,
+} from "../provider/api/rules";
 import { Domain, Owner, Webhook } from "../provider/api/schemas";
 import { controlCharacterProblem, safeString } from "../provider/api/text";
 import { ProcessContext, processContext, setProcessContext } from "../provider/context/process";
@@ -435,6 +441,8 @@ describe("request rule messages", () => {
   it("say what is wrong with a hostname", () => {
     expect(hostnameProblem("")).toBe("must not be empty");
     expect(hostnameProblem(`${"a.".repeat(127)}com`)).toBe("must be at most 253 characters");
+    expect(hostnameProblem(`${"a.".repeat(125)}com`)).toBeUndefined();
+    expect(`${"a.".repeat(125)}com`).toHaveLength(253);
     for (const host of [
       "-hooks.example.com",
       "hooks-.example.com",
@@ -476,6 +484,16 @@ describe("request rule messages", () => {
     ]);
     expect(problems([name, { key: "owner.user.username", values: [] }])).toEqual([
       "[1].values: must not be empty",
+    ]);
+    const body = webhookCreateBodySchema("2.0").safeParse({
+      endpoint: { type: "email", value: "https://hooks.example.com/e" },
+      secret_key: "s".repeat(20),
+      channel: "",
+      filters: [name],
+    });
+    expect(body.error?.issues.map((i) => `${formatPath(i.path)}: ${i.message}`)).toEqual([
+      "endpoint.type: must be url",
+      "channel: must not be empty",
     ]);
     expect(problems([])).toEqual([
       ": must contain an activity.name filter with value authentication or fingerprint",

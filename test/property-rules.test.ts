@@ -206,7 +206,11 @@ describe("endpoints (property)", () => {
     fc.assert(
       fc.property(hostname, path, version, (host, rest, v) => {
         expect(endpointProblem(`http://${host}${rest}`, v)).toBe("must use https");
-        expect(endpointProblem(`https://user:pw@${host}${rest}`, v)).toBe("must not carry credentials");
+        for (const credentials of ["user:pw@", "user@", ":pw@"]) {
+          expect(endpointProblem(`https://${credentials}${host}${rest}`, v)).toBe(
+            "must not carry credentials",
+          );
+        }
         const single = host.split(".")[0]!;
         // An all-digit label is not a single label to the URL parser: it reads `https://7` as 0.0.0.7.
         fc.pre(/[a-z]/.test(single));
