@@ -1,0 +1,29 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * The tests Stryker runs (stryker.config.mjs): only those that load the package from source, since a
+ * mutant lives in the source and a test that goes through dist/ (the program, host, packed and CLI tests)
+ * could never kill it. No globalSetup: building dist/ from mutated source in Stryker's sandbox would be
+ * slow and racy between its workers. `npm run mutation` builds dist/ before Stryker copies the tree, so
+ * the few client tests that load dist/ on purpose, as a second copy of the module, find it fresh.
+ */
+export default defineConfig({
+  test: {
+    include: [
+      "test/property-*.test.ts",
+      "test/mutation-*.test.ts",
+      "test/client.test.ts",
+      "test/limiter.test.ts",
+      "test/receiver.test.ts",
+      "test/control-characters.test.ts",
+      "test/sandbox.test.ts",
+      "test/webhook.provider.test.ts",
+      "test/webhook.faults.test.ts",
+      "test/domain.provider.test.ts",
+    ],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: "forks",
+    unstubEnvs: true,
+  },
+});
