@@ -1,7 +1,7 @@
 /**
  * Run by cold-start.ts in a fresh Node process: where the first Check of a Webhook spends its time. It
- * loads what the host loads, in the same order (the runtime entry point, then the webhook's plan module,
- * then the first check call), and times every module load, attributing each one's own time (its
+ * loads what the host loads, in the same order (the runtime entry point, then the first check call, which
+ * loads the webhook's plan chunk), and times every module load, attributing each one's own time (its
  * children's excluded) to a group: zod, this package's modules, Node's built-ins, other packages.
  * Prints one JSON line.
  */
@@ -33,7 +33,7 @@ function classify(request: string, parent: unknown): { group: string; fresh: boo
   }
   const fresh = require.cache[file] === undefined;
   if (file.includes("/node_modules/zod/")) return { group: "zod", fresh };
-  if (file.includes("/dist/provider/")) return { group: "this package", fresh };
+  if (file.includes("/dist/runtime/")) return { group: "this package's runtime bundle (zod inside)", fresh };
   const match = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
   return { group: match ? match[1]! : "other", fresh };
 }
@@ -67,15 +67,11 @@ async function main(): Promise<void> {
   runtime.configure({ get: () => undefined });
   stages["runtime entry + configure"] = performance.now() - t;
   t = performance.now();
-  const plan = require(
-    require.resolve("@service/pulumi/runtime").replace(/runtime-entry\.js$/, "webhook/plan.js"),
-  ) as typeof import("../provider/webhook/plan");
-  stages["load webhook/plan.js and what it imports"] = performance.now() - t;
+  const first = (await runtime.webhook.check({}, INPUTS)) as { failures: unknown[] };
+  stages["first check (loads the webhook's plan chunk, builds and compiles its schemas)"] =
+    performance.now() - t;
   t = performance.now();
-  const first = await plan.check({}, INPUTS);
-  stages["first check call (schemas built and compiled)"] = performance.now() - t;
-  t = performance.now();
-  await plan.check({}, INPUTS);
+  await runtime.webhook.check({}, INPUTS);
   stages["second check call"] = performance.now() - t;
   if (first.failures.length > 0) throw new Error(JSON.stringify(first.failures));
   const loads = Object.fromEntries(

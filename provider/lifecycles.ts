@@ -5,11 +5,31 @@
  */
 import type { ResourceLifecycle } from "./lifecycle-contract";
 
+/**
+ * `load`, which then writes Node's compile cache (enabled by runtime-entry.ts) once, after the call that
+ * loaded the modules. Node writes that cache only at a normal exit, and the engine stops the host with a
+ * signal, so without this no later host would start from compiled code.
+ */
+function keepingCompiledCode<T>(load: () => Promise<T>): () => Promise<T> {
+  let written = false;
+  return async () => {
+    const loaded = await load();
+    if (!written) {
+      written = true;
+      const { flushCompileCache } = require("node:module") as { flushCompileCache?: () => void };
+      if (flushCompileCache) setImmediate(flushCompileCache).unref();
+    }
+    return loaded;
+  };
+}
+
 /** A lifecycle whose modules load when first called; `check` and `diff` come from the lighter one. */
 function lazily<
   Plan extends Pick<ResourceLifecycle, "check" | "diff">,
   Apply extends Omit<ResourceLifecycle, "check" | "diff">,
->(plan: () => Promise<Plan>, apply: () => Promise<Apply>) {
+>(loadPlan: () => Promise<Plan>, loadApply: () => Promise<Apply>) {
+  const plan = keepingCompiledCode(loadPlan);
+  const apply = keepingCompiledCode(loadApply);
   return {
     check: async (olds, news) => (await plan()).check(olds, news),
     diff: async (id, olds, news) => (await plan()).diff(id, olds, news),

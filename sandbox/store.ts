@@ -328,10 +328,7 @@ export class SandboxStore {
 }
 
 /** `base` with `patch` merged in, objects member by member, anything else replaced. */
-export function deepMerge(
-  base: Record<string, unknown>,
-  patch: Record<string, unknown>,
-): Record<string, unknown> {
+function deepMerge(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(patch)) {
     const current = out[key];

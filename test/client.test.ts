@@ -483,7 +483,8 @@ describe("on a Node.js older than 22.19", () => {
     const run = () =>
       execFileSync(
         oldNode!,
-        ["-e", `require(${JSON.stringify(join(__dirname, "../dist/provider/runtime-entry.js"))})`],
+        // What the stored provider code loads: the package's runtime subpath, as its exports map resolves it.
+        ["-e", `require(${JSON.stringify(require.resolve("@service/pulumi/runtime"))})`],
         {
           encoding: "utf8",
           stdio: "pipe",

@@ -7,21 +7,18 @@ import { safeString } from "./text";
  */
 
 /** `unique_user_id`: 8 to 40 characters from `A-Z a-z 0-9 @ . + _ -` (spec 5 and 8). */
-export const UNIQUE_USER_ID = { min: 8, max: 40, characters: "A-Z a-z 0-9 @ . + _ -" } as const;
+const UNIQUE_USER_ID = { min: 8, max: 40, characters: "A-Z a-z 0-9 @ . + _ -" } as const;
 
 const USER_ID_CHARACTERS = /^[A-Za-z0-9@.+_-]*$/;
 
 /** The caller's own id for an app user; the first call for it fixes the user's names for good. */
-export const UniqueUserId = safeString()
+const UniqueUserId = safeString()
   .min(UNIQUE_USER_ID.min, `must be ${UNIQUE_USER_ID.min} to ${UNIQUE_USER_ID.max} characters`)
   .max(UNIQUE_USER_ID.max, `must be ${UNIQUE_USER_ID.min} to ${UNIQUE_USER_ID.max} characters`)
   .regex(USER_ID_CHARACTERS, `may contain only ${UNIQUE_USER_ID.characters}`);
 
 /** An email address: text on both sides of one `@`, no spaces. */
-export const Email = safeString().regex(
-  /^[^\s@]+@[^\s@]+$/,
-  "must be an email address such as a@example.com",
-);
+const Email = safeString().regex(/^[^\s@]+@[^\s@]+$/, "must be an email address such as a@example.com");
 
 /** `first_name` / `last_name`: optional, printed on certificates. */
 const PersonName = safeString().nullish();

@@ -38,7 +38,7 @@ const ItemOwnerSchema = z.looseObject({
 const IdAndDisplaySchema = z.looseObject({ id: z.string(), display: z.string() });
 
 /** `status` in API 1.4, and the part of it every version shares. */
-export const ItemStatusSchema = z.looseObject({
+const ItemStatusSchema = z.looseObject({
   flag: z.string().nullable(),
   result: z.looseObject({
     id: z.string(),
@@ -49,7 +49,7 @@ export const ItemStatusSchema = z.looseObject({
 }) satisfies z.ZodType<ItemStatus>;
 
 /** `status` of API 2.0 GET and search items. The four additions have no documented shape. */
-export const ItemStatusV2Schema = ItemStatusSchema.extend({
+const ItemStatusV2Schema = ItemStatusSchema.extend({
   flag_reason_id: z.unknown(),
   flag_reason_display: z.unknown(),
   flag_message: z.unknown(),
@@ -57,12 +57,12 @@ export const ItemStatusV2Schema = ItemStatusSchema.extend({
 }) satisfies z.ZodType<ItemStatusV2>;
 
 /** `status` of API 2.0 delivered items: only `retake` of the four additions. */
-export const DeliveredStatusV2Schema = ItemStatusSchema.extend({
+const DeliveredStatusV2Schema = ItemStatusSchema.extend({
   retake: z.unknown(),
 }) satisfies z.ZodType<DeliveredStatusV2>;
 
 /** `images` in its two shapes: a `{type, url}` list (2.0 `include_images`) or region-keyed `photos` / `camera`. */
-export const ItemImagesSchema = z.union([
+const ItemImagesSchema = z.union([
   z.array(z.looseObject({ type: z.string(), url: z.string() })),
   z.looseObject({
     photos: z.record(z.string(), z.unknown()).optional(),
@@ -82,7 +82,7 @@ const FingerprintTextFieldsSchema = z.looseObject({ customer_item_id: z.string()
  * A compare session's parent: whole when the caller owns it, `{}` when it no longer does. A parent that
  * names a `service_id` must be whole; keys other than `service_id` do not make `{}` a parent.
  */
-export const FingerprintParentSchema = z.union([
+const FingerprintParentSchema = z.union([
   z.looseObject({
     activity: z.looseObject({ form_factor: z.string(), mode: z.string(), name: z.string() }),
     service_id: z.string(),
@@ -148,26 +148,26 @@ export const FingerprintItemV2Schema = FingerprintItemV1Schema.extend({
 }) satisfies z.ZodType<FingerprintItemV2>;
 
 /** An authentication delivered by an API 1.4 webhook: the search item plus `update_counter`. */
-export const AuthenticationSnapshotV1Schema = AuthenticationItemV1Schema.extend({
+const AuthenticationSnapshotV1Schema = AuthenticationItemV1Schema.extend({
   update_counter: updateCounter,
 }) satisfies z.ZodType<AuthenticationSnapshotV1>;
 
 /** An authentication delivered by an API 2.0 webhook: no `timestamp`, and only `retake` of the status additions. */
-export const AuthenticationSnapshotV2Schema = z.looseObject({
+const AuthenticationSnapshotV2Schema = z.looseObject({
   ...authenticationMembers,
   status: DeliveredStatusV2Schema,
   update_counter: updateCounter,
 }) satisfies z.ZodType<AuthenticationSnapshotV2>;
 
 /** A fingerprint delivered by an API 1.4 webhook (deliveries never carry `fingerprint_parent`). */
-export const FingerprintSnapshotV1Schema = z.looseObject({
+const FingerprintSnapshotV1Schema = z.looseObject({
   ...fingerprintMembers,
   timestamp: Timestamp,
   update_counter: updateCounter,
 }) satisfies z.ZodType<FingerprintSnapshotV1>;
 
 /** A fingerprint delivered by an API 2.0 webhook. */
-export const FingerprintSnapshotV2Schema = z.looseObject({
+const FingerprintSnapshotV2Schema = z.looseObject({
   ...fingerprintMembers,
   status: DeliveredStatusV2Schema,
   update_counter: updateCounter,

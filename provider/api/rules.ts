@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { memoize } from "./memo";
 import { type CanonicalFilter, exactly, type WebhookCreateBody, type WireFilter } from "./shapes";
 import { controlCharacterProblem, safeString } from "./text";
 import { type ApiVersion, VERSION_TRAITS } from "./versions";
@@ -173,13 +174,14 @@ export function formatPath(path: readonly PropertyKey[]): string {
   }, "");
 }
 
-export function webhookCreateBodySchema(version: ApiVersion) {
-  return exactly<WebhookCreateBody>()(
+/** The body of a webhook create; built once per version (see memo.ts). */
+export const webhookCreateBodySchema = memoize((version: ApiVersion) =>
+  exactly<WebhookCreateBody>()(
     z.object({
       endpoint: z.object({ type: z.literal("url", "must be url"), value: endpointSchema(version) }),
       secret_key: secretKeySchema(version),
       channel: safeString().min(1, "must not be empty").nullish(),
       filters: filtersSchema(version),
     }),
-  );
-}
+  ),
+);

@@ -11,7 +11,7 @@ import { type ApiVersion, type ImageFlag, VERSION_TRAITS } from "./versions";
  */
 
 /** The filter keys each v1.4 search takes (spec 4.2). v2's are not shown, so v2 takes any key. */
-export const V1_SEARCH_FILTER_KEYS: Readonly<Record<SessionKind, readonly string[]>> = {
+const V1_SEARCH_FILTER_KEYS: Readonly<Record<SessionKind, readonly string[]>> = {
   authentication: [
     "activity.form_factor",
     "owner.organization.name",
@@ -43,9 +43,9 @@ const IDENTIFIER_KEY = "text_fields.identifier";
 const IDENTIFIER_NEEDS = "properties.brand.id";
 
 /** How a filter compares text fields: `canonical` (same letters and digits, any case) or `verbatim`. */
-export const TEXT_MATCHES = ["canonical", "verbatim"] as const;
+const TEXT_MATCHES = ["canonical", "verbatim"] as const;
 /** What a search answers: whole `items` (the default) or only `service_ids`. */
-export const SEARCH_RETURNS = ["items", "service_ids"] as const;
+const SEARCH_RETURNS = ["items", "service_ids"] as const;
 
 /** Whether a filter key names a text field, the only fields `text_fields: canonical` loosens. */
 export function isTextFieldKey(key: string): boolean {
@@ -160,8 +160,6 @@ export const searchBodySchema = memoize((version: ApiVersion, kind: SessionKind)
 
 /** What `searchBodySchema` yields. */
 export type SearchBody = z.output<ReturnType<typeof searchBodySchema>>;
-/** What a caller may send as a search body (every member optional). */
-export type SearchBodyInput = z.input<ReturnType<typeof searchBodySchema>>;
 
 /** The image flags in effect for one request, whatever route or member carried them. */
 export type ImageRequest = Readonly<Record<ImageFlag, boolean>>;

@@ -6,7 +6,7 @@ import { RuntimeProvider } from "../runtime-provider";
 import { REGISTRATION_SECRET_OUTPUTS, VERIFICATION_SECRET_OUTPUTS } from "./schema";
 
 /** The members every domain step takes; a change to them updates in place. */
-export interface DomainStepArgs {
+interface DomainStepArgs {
   /** Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret. */
   readonly connection?: pulumi.Input<ConnectionInput>;
   /** Display language of the service's answers; default from service:acceptLanguage, else "en". */

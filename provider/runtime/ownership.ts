@@ -36,7 +36,7 @@ export function recordedCredentials(client: ServiceClient, stored: string | unde
 }
 
 /** The organization the client's credentials belong to, as its listings show; undefined when they list nothing. */
-export async function organizationOf(client: ServiceClient): Promise<string | undefined> {
+async function organizationOf(client: ServiceClient): Promise<string | undefined> {
   const hook = (await activeWebhooks(client))[0];
   if (hook) return hook.owner.organization;
   return (await registeredDomains(client))[0]?.owner.organization;

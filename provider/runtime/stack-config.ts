@@ -1,7 +1,7 @@
 import { contextKey, processContext, rememberSecret } from "../context/process";
 
 /** The stack configuration the provider reads, namespaced keys as `configure` receives them. */
-export const STACK_KEYS = {
+const STACK_KEYS = {
   token: "service:token",
   baseUrl: "service:baseUrl",
   acceptLanguage: "service:acceptLanguage",

@@ -8,7 +8,7 @@ import type { WebhookIdentity } from "./schema";
  */
 
 /** How a webhook is named in messages. */
-export const describeNew = (identity: WebhookIdentity) =>
+const describeNew = (identity: WebhookIdentity) =>
   `the webhook for ${identity.endpoint} (channel ${identity.channel})`;
 export const describeExisting = (uuid: string, identity: WebhookIdentity) =>
   `webhook ${uuid} (${identity.endpoint}, channel ${identity.channel})`;

@@ -40,7 +40,7 @@ export async function candidates(search: Search): Promise<Webhook[]> {
 }
 
 /** The service-clock time of a local moment, using the offset the client's answers have shown. */
-export function serviceTime(client: ServiceClient, localMs: number): number {
+function serviceTime(client: ServiceClient, localMs: number): number {
   return client.serverNow() - (processContext().clock.now() - localMs);
 }
 

@@ -1,4 +1,3 @@
-import { memoize } from "../../provider/api/memo";
 import type { RouteName } from "../../provider/api/routes";
 import { canonicalFilters, webhookCreateBodySchema } from "../../provider/api/rules";
 import { VERSION_TRAITS } from "../../provider/api/versions";
@@ -6,10 +5,8 @@ import { type ApiHandler, parseWith } from "../context";
 import { listEnvelope } from "../pagination";
 import { renderWebhook } from "../render";
 
-const createBodySchema = memoize(webhookCreateBodySchema);
-
 const create: ApiHandler = (call, { store }) => {
-  const body = parseWith(createBodySchema(call.version), call.body);
+  const body = parseWith(webhookCreateBodySchema(call.version), call.body);
   const hook = store.createWebhook(
     call.token,
     {

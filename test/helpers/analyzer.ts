@@ -356,7 +356,7 @@ export function recordRegistrations(): () => EngineResource[] {
 }
 
 /** A diagnostic as the served pack answers it. */
-export interface Diagnostic {
+interface Diagnostic {
   readonly policyName: string;
   readonly message: string;
   readonly urn: string;
@@ -364,7 +364,7 @@ export interface Diagnostic {
 }
 
 /** What GetAnalyzerInfo says about one policy. */
-export interface PolicyInfo {
+interface PolicyInfo {
   readonly name: string;
   readonly description: string;
   readonly enforcementLevel: string;

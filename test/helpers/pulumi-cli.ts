@@ -5,10 +5,8 @@ import { join } from "node:path";
 import { onTestFinished } from "vitest";
 import { findPulumiCli } from "../../quickstart/pulumi-cli";
 
-export { findPulumiCli };
-
 /** Set to 1 where the CLI must be present (the repository's GitHub workflow): then its absence fails. */
-export const REQUIRE_CLI_VARIABLE = "SERVICE_REQUIRE_PULUMI_CLI";
+const REQUIRE_CLI_VARIABLE = "SERVICE_REQUIRE_PULUMI_CLI";
 
 export const PULUMI_SKIP_REASON =
   "SKIPPED: the Pulumi CLI is not on PATH, so the end-to-end `pulumi up/refresh/destroy` tests did not run. " +

@@ -13,12 +13,12 @@ import { hookBody, registerDomain } from "./world";
  * verification file) and recorded in `received`; POSTs are not recorded, since recording would read the
  * body before the receiver does, and `postAnswers` is unused.
  */
-export interface ReceiverHost extends TestOrigin {
+interface ReceiverHost extends TestOrigin {
   /** Where POSTs go; swap it between tests. */
   receiver: RequestListener;
 }
 
-export async function startReceiverHost(receiver: RequestListener): Promise<ReceiverHost> {
+async function startReceiverHost(receiver: RequestListener): Promise<ReceiverHost> {
   const files = new Map<string, OriginAnswer>();
   const received: ReceivedRequest[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
