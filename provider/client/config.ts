@@ -14,8 +14,11 @@ export const DEFAULT_BASE_URL = "http://127.0.0.1:8787";
 
 /** Environment variables the client reads when an option is not given. */
 export const ENV = {
+  /** The API token. */
   token: "SERVICE_API_TOKEN",
+  /** The API base URL; the local sandbox (`DEFAULT_BASE_URL`) when unset. */
   baseUrl: "SERVICE_BASE_URL",
+  /** The API version, "2.0" (default) or "1.4". */
   apiVersion: "SERVICE_API_VERSION",
   /** Client-side requests per second per token (default 10, 0 turns the limiter off). */
   rateLimit: "SERVICE_RATE_LIMIT",
@@ -51,16 +54,25 @@ export interface ClientOptions {
 
 /** A client's settings once defaults and the environment have been applied. */
 export interface ResolvedOptions {
+  /** The API token (remembered as a secret, so that no message repeats it). */
   readonly token: string;
+  /** The API base URL, without a trailing slash. */
   readonly baseUrl: string;
   /** True when no option or environment variable named the base URL, so it is the local sandbox. */
   readonly baseUrlDefaulted: boolean;
+  /** The version sent as `Api-Version`, which also picks each operation's route. */
   readonly apiVersion: ApiVersion;
+  /** Sent as `Accept-Language`. */
   readonly acceptLanguage: AcceptLanguage;
+  /** How long one attempt waits for its answer. */
   readonly timeoutMs: number;
+  /** The shared limiter's rate for this token; 0 when it is off. */
   readonly rateLimitPerSecond: number;
+  /** Retry attempts, backoff and the per-request budget. */
   readonly retry: RetryPolicy;
+  /** Receives one redacted line per request, or undefined for none. */
   readonly logger: ((line: string) => void) | undefined;
+  /** The jitter source of the backoff, a number in [0, 1). */
   readonly random: () => number;
 }
 

@@ -16,7 +16,13 @@ export type {
   WireFilter,
 } from "../api/shapes";
 export type { Clock } from "../context/clock";
-export { ProcessContext, setProcessContext } from "../context/process";
+export {
+  type ContextKey,
+  ProcessContext,
+  type ProcessContextOptions,
+  setProcessContext,
+} from "../context/process";
+export type { SecretRegistry } from "../context/secrets";
 export * from "../errors/index";
 export { ServiceClient } from "./client";
 export { type ClientOptions, DEFAULT_BASE_URL, ENV, type ResolvedOptions } from "./config";

@@ -10,10 +10,13 @@ export interface RetryPolicy {
    * retried after its Retry-After for as long as that holds, however many attempts it takes.
    */
   readonly maxElapsedMs: number;
+  /** The first backoff step; each later attempt doubles it, with jitter over its upper half. */
   readonly baseDelayMs: number;
+  /** The largest backoff step. */
   readonly maxDelayMs: number;
 }
 
+/** 6 attempts, backoff from 250 ms to 8 s, and a 60 s budget per request (README, Configure). */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxAttempts: 6,
   maxElapsedMs: 60_000,
