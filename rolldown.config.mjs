@@ -11,5 +11,6 @@ export default {
   platform: "node",
   tsconfig: "tsconfig.build.json",
   external: [/^undici(\/|$)/, /^@pulumi\//],
-  output: { dir: "dist/runtime", format: "cjs", sourcemap: true },
+  // Class names show in error messages (`error.name`): never let the bundler rename one.
+  output: { dir: "dist/runtime", format: "cjs", sourcemap: true, keepNames: true },
 };

@@ -5,38 +5,46 @@
  */
 import type { ResourceLifecycle } from "./lifecycle-contract";
 
+/** How many modules were loaded when the compile cache was last written. */
+let modulesCached = 0;
+
 /**
- * `load`, which then writes Node's compile cache (enabled by runtime-entry.ts) once, after the call that
- * loaded the modules. Node writes that cache only at a normal exit, and the engine stops the host with a
- * signal, so without this no later host would start from compiled code.
+ * Writes Node's compile cache (enabled by runtime-entry.ts) when a call has loaded modules since the last
+ * write, after the call. Node writes that cache only at a normal exit, and the engine stops the host with
+ * a signal, so without this no later host would start from compiled code. A diff or create can load more
+ * (the API client) than the first check did, hence the count rather than a single write.
  */
-function keepingCompiledCode<T>(load: () => Promise<T>): () => Promise<T> {
-  let written = false;
-  return async () => {
-    const loaded = await load();
-    if (!written) {
-      written = true;
-      const { flushCompileCache } = require("node:module") as { flushCompileCache?: () => void };
-      if (flushCompileCache) setImmediate(flushCompileCache).unref();
-    }
-    return loaded;
-  };
+function keepCompiledCode(): void {
+  const loaded = Object.keys(require.cache).length;
+  if (loaded === modulesCached) return;
+  modulesCached = loaded;
+  const { flushCompileCache } = require("node:module") as { flushCompileCache?: () => void };
+  if (flushCompileCache) setImmediate(flushCompileCache).unref();
+}
+
+/** `call`'s result, writing the compile cache once it settles. */
+async function keepingCompiledCode<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } finally {
+    keepCompiledCode();
+  }
 }
 
 /** A lifecycle whose modules load when first called; `check` and `diff` come from the lighter one. */
 function lazily<
   Plan extends Pick<ResourceLifecycle, "check" | "diff">,
   Apply extends Omit<ResourceLifecycle, "check" | "diff">,
->(loadPlan: () => Promise<Plan>, loadApply: () => Promise<Apply>) {
-  const plan = keepingCompiledCode(loadPlan);
-  const apply = keepingCompiledCode(loadApply);
+>(plan: () => Promise<Plan>, apply: () => Promise<Apply>) {
+  const run = <M, T>(load: () => Promise<M>, call: (module: M) => Promise<T>) =>
+    keepingCompiledCode(load().then(call));
   return {
-    check: async (olds, news) => (await plan()).check(olds, news),
-    diff: async (id, olds, news) => (await plan()).diff(id, olds, news),
-    create: async (props) => (await apply()).create(props),
-    read: async (id, props) => (await apply()).read(id, props),
-    update: async (id, olds, news) => (await apply()).update(id, olds, news),
-    remove: async (id, props) => (await apply()).remove(id, props),
+    check: (olds, news) => run(plan, (m) => m.check(olds, news)),
+    diff: (id, olds, news) => run(plan, (m) => m.diff(id, olds, news)),
+    create: (props) => run(apply, (m) => m.create(props)),
+    read: (id, props) => run(apply, (m) => m.read(id, props)),
+    update: (id, olds, news) => run(apply, (m) => m.update(id, olds, news)),
+    remove: (id, props) => run(apply, (m) => m.remove(id, props)),
   } as ResourceLifecycle as Pick<Plan, "check" | "diff"> & Omit<Apply, "check" | "diff">;
 }
 

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   AmbiguousRequestError,
@@ -500,6 +500,25 @@ describe("on a Node.js older than 22.19", () => {
     })();
     const line = error.stderr.split("\n").find((l) => l.startsWith("Error: @service/pulumi needs"));
     expect(line).toMatch(/needs Node\.js 22\.19 or later .* runs Node\.js \d+\.\d+\.\d+ .* first on PATH/);
+  });
+
+  it("the runtime bundle loads only its own chunks and Node's built-ins before the guard runs", () => {
+    // The guard runs in the entry chunk, after the chunks it requires at the top: if the bundler ever
+    // moved a package such as undici into one of those, an old Node would fail there, without the guard's
+    // message. This holds on every machine, old Node or not.
+    const entry = require.resolve("@service/pulumi/runtime");
+    const eager = new Set<string>();
+    const visit = (file: string) => {
+      if (eager.has(file)) return;
+      eager.add(file);
+      // Top-level requires only: lazy ones sit inside functions (indented) or arrow functions.
+      for (const [, target] of readFileSync(file, "utf8").matchAll(/^(?!.*=>)\S.*?require\("([^"]+)"\)/gm)) {
+        if (target!.startsWith("./")) visit(join(dirname(file), target!));
+        else expect(target).toMatch(/^node:/);
+      }
+    };
+    visit(entry);
+    expect(eager.size).toBeGreaterThan(1);
   });
 
   it.skipIf(!oldNode)(

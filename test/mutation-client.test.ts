@@ -21,6 +21,7 @@ import { isTimeout, neverSent, SendFailure } from "../provider/client/transport"
 import { describeObservation, fetchVerificationFile } from "../provider/client/verification-fetch";
 import { processContext } from "../provider/context/process";
 import { activeWebhooks } from "../provider/runtime/listings";
+import { stackSettings } from "../provider/runtime/stack-config";
 import { awaitCandidates, candidates } from "../provider/webhook/reconcile";
 import { identityOf } from "../provider/webhook/schema";
 import { steppingClock } from "./helpers/fake-clock";
@@ -664,5 +665,14 @@ describe("the process context", () => {
     const builtCopy =
       require("../dist/provider/context/process.js") as typeof import("../provider/context/process");
     expect(builtCopy.processContext()).toBe(processContext());
+  });
+
+  it("holds one of each state when the runtime bundle and the package are both loaded (regression)", () => {
+    setProcessContext(new ProcessContext());
+    const bundle = require("@service/pulumi/runtime") as typeof import("../provider/runtime-entry");
+    expect(require.resolve("@service/pulumi/runtime")).toMatch(/dist[\\/]runtime[\\/]index\.js$/);
+    bundle.configure({ get: (key) => ({ "service:baseUrl": "https://api.example.com" })[key] });
+    // The package's own copy (from source here) sees what the bundle's `configure` stored.
+    expect(stackSettings().baseUrl).toBe("https://api.example.com");
   });
 });

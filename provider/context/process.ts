@@ -12,8 +12,16 @@ export interface ContextKey<T> {
   create(context: ProcessContext): T;
 }
 
-/** Declares a piece of per-process state, which `create` makes the first time a context is asked for it. */
+/** The descriptions declared by this copy of the module: each names one piece of state. */
+const declared = new Set<string>();
+
+/**
+ * Declares a piece of per-process state, which `create` makes the first time a context is asked for it.
+ * The description identifies the state, so it must be unique.
+ */
 export function contextKey<T>(description: string, create: (context: ProcessContext) => T): ContextKey<T> {
+  if (declared.has(description)) throw new Error(`Two pieces of process state are named "${description}".`);
+  declared.add(description);
   return { description, create };
 }
 
@@ -35,7 +43,11 @@ export class ProcessContext {
   readonly clock: Clock;
   /** The secrets seen in this process, hidden from every message and error. */
   readonly secrets = new SecretRegistry();
-  private readonly state = new Map<ContextKey<unknown>, unknown>();
+  /**
+   * By description rather than by key object: the runtime bundle (dist/runtime) and the rest of the
+   * package each declare their own keys, and a process that loads both must still hold one of each state.
+   */
+  private readonly state = new Map<string, unknown>();
 
   constructor(options: ProcessContextOptions = {}) {
     this.clock = options.clock ?? systemClock;
@@ -43,8 +55,8 @@ export class ProcessContext {
 
   /** The state declared by `key`, created the first time it is asked for. */
   get<T>(key: ContextKey<T>): T {
-    if (!this.state.has(key)) this.state.set(key, key.create(this));
-    return this.state.get(key) as T;
+    if (!this.state.has(key.description)) this.state.set(key.description, key.create(this));
+    return this.state.get(key.description) as T;
   }
 }
 
