@@ -24,9 +24,10 @@ function pruneOrphans(dir: string): void {
 }
 
 /**
- * Compiles the package into dist/, and bundles its runtime, before any test runs. Many tests load the package by its name, as a
- * user's program does, which resolves to dist/: building here means `npx vitest` alone can never run a
- * stale build. The build is incremental, so an unchanged tree costs about a second.
+ * Compiles the package into dist/, and bundles its runtime, before any test runs. Many tests load the
+ * package by its name, as a user's program does, which resolves to dist/: building here means
+ * `npx vitest` alone can never run a stale build. The compile is incremental and the bundle takes a
+ * fraction of a second, so an unchanged tree costs about two.
  */
 export default function build(): void {
   pruneOrphans(dist);
