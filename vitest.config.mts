@@ -2,7 +2,6 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // Many tests load the package by its name, as a user's program does, which resolves to dist/: build
     // it first, so that `npx vitest` alone can never run a stale build.
     globalSetup: ["test/setup/build.ts"],
@@ -10,5 +9,20 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: "forks",
     unstubEnvs: true,
+    projects: [
+      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/e2e/**"] } },
+      {
+        extends: true,
+        test: {
+          // The real Pulumi CLI against the sandbox (`npm run engine` builds it). One file at a time: each
+          // command starts the engine, a language host and provider processes, and the machine has 2 cores.
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          fileParallelism: false,
+          testTimeout: 300_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
   },
 });

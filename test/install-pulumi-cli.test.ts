@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findPulumiCli } from "../quickstart/pulumi-cli";
-import { PULUMI_MISSING_REASON, pulumiCliGate } from "./helpers/pulumi-cli";
+import { ENGINE_MISSING_REASON, engineGate } from "./e2e/helpers/engine";
 
 const base = mkdtempSync(join(tmpdir(), "pulumi-cli-search-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -66,6 +66,9 @@ describe("finding the Pulumi CLI on a Windows PATH", () => {
 
 describe("the CLI gate of the end-to-end tests", () => {
   const empty = pathDir();
+  // An engine cache with nothing built in it: only PATH can offer a CLI.
+  const noEngine = { SERVICE_ENGINE_CACHE: pathDir() };
+  const pulumiCliGate = (env: NodeJS.ProcessEnv) => engineGate({ ...noEngine, ...env });
 
   it("skips when the CLI is missing, fails when SERVICE_REQUIRE_PULUMI_CLI=1, runs when it is there", () => {
     expect(pulumiCliGate({ PATH: empty })).toMatchObject({ skipped: true, missingButRequired: false });
@@ -83,21 +86,23 @@ describe("the CLI gate of the end-to-end tests", () => {
     }
   });
 
-  it("makes the CLI test file fail, not skip, when the CLI is required and missing", () => {
+  it("makes an end-to-end test file fail, not skip, when the CLI is required and missing", () => {
     // Run the real file under vitest as CI would, with a PATH that has no pulumi on it.
-    const env: NodeJS.ProcessEnv = { ...process.env, PATH: empty, SERVICE_REQUIRE_PULUMI_CLI: "1" };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...noEngine, PATH: empty, SERVICE_REQUIRE_PULUMI_CLI: "1" };
     for (const key of Object.keys(env)) if (key.startsWith("VITEST")) delete env[key];
     const run = spawnSync(
       process.execPath,
       [
         join(dirname(require.resolve("vitest/package.json")), "vitest.mjs"),
         "run",
-        "test/cli.e2e.test.ts",
+        "--project",
+        "e2e",
+        "test/e2e/quickstart.test.ts",
         "--reporter=dot",
       ],
       { cwd: join(__dirname, ".."), env, encoding: "utf8", timeout: 60_000 },
     );
     expect(run.status, run.stdout + run.stderr).toBe(1);
-    expect(run.stdout + run.stderr).toContain(PULUMI_MISSING_REASON.slice(0, 60));
+    expect(run.stdout + run.stderr).toContain(ENGINE_MISSING_REASON.slice(0, 60));
   });
 });

@@ -1,0 +1,171 @@
+/**
+ * The real Pulumi CLI, driven the way a user drives it: a project folder, `pulumi` commands with a local
+ * file backend, and a passphrase. Every run is hermetic: its own PULUMI_HOME, backend and passphrase, no
+ * update check, no plugin download, and none of the caller's PULUMI_* variables (a user's login, access
+ * token or backend never leaks in or gets touched).
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { afterAll } from "vitest";
+import { findPulumiCli } from "../../../quickstart/pulumi-cli";
+import { builtPulumi } from "../../../scripts/engine-location.mts";
+
+const root = join(__dirname, "../../..");
+
+/** Set to 1 where the engine must be present (CI): then its absence fails instead of skipping. */
+const REQUIRE_VARIABLE = "SERVICE_REQUIRE_PULUMI_CLI";
+
+export const ENGINE_SKIP_REASON =
+  "SKIPPED: no Pulumi CLI, so the end-to-end tests under the real engine did not run. " +
+  "Build it with `npm run engine` (needs Go 1.25+), then run `npm run test:e2e`.";
+
+export const ENGINE_MISSING_REASON =
+  `No Pulumi CLI was found, and ${REQUIRE_VARIABLE}=1 says the end-to-end tests must run here. ` +
+  "Run `npm run engine` first (it builds the CLI from its Go modules), or unset the variable to skip them.";
+
+/** The CLI these tests run: the one `npm run engine` built, else one on PATH. */
+export function findEngine(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return builtPulumi(env) ?? findPulumiCli({ env });
+}
+
+/** Whether the end-to-end tests run, are skipped, or must fail because the CLI is required and missing. */
+export function engineGate(env: NodeJS.ProcessEnv = process.env) {
+  const cli = findEngine(env);
+  const required = env[REQUIRE_VARIABLE] === "1";
+  return { cli, missingButRequired: !cli && required, skipped: !cli && !required };
+}
+
+/** What one `pulumi` command printed, and how it ended. */
+export interface CommandResult {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** stdout then stderr, as a user's terminal shows them. */
+  readonly output: string;
+}
+
+export interface ProjectOptions {
+  /** The folder to copy the project from. */
+  readonly from: string;
+  /** What to copy from it, relative paths; everything when absent. */
+  readonly files?: readonly string[];
+  /** Extra environment for every command (SERVICE_* settings of the provider). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Another project's backend, so that two projects' stacks live side by side as in one repo. */
+  readonly backend?: string;
+}
+
+/** Folders to remove when the test file ends, whether its tests passed or not. */
+const leftovers: string[] = [];
+afterAll(() => {
+  for (const path of leftovers.splice(0)) rmSync(path, { recursive: true, force: true });
+});
+
+/** Everything every command of every project printed in this test file: searched for planted secrets. */
+export const printed: string[] = [];
+
+/**
+ * A copy of a Pulumi project with its own hermetic Pulumi environment. The copy lives in a git-ignored
+ * folder of this repository, so that node_modules resolves @pulumi/pulumi and @service/pulumi as in a
+ * user's repo. Copy, backend and PULUMI_HOME are removed when the test file ends.
+ */
+export function pulumiProject(options: ProjectOptions) {
+  const cli = findEngine();
+  if (!cli) throw new Error(ENGINE_MISSING_REASON);
+  const workRoot = join(root, ".e2e-work");
+  mkdirSync(workRoot, { recursive: true });
+  const dir = mkdtempSync(join(workRoot, "project-"));
+  for (const file of options.files ?? ["."]) {
+    cpSync(join(options.from, file), join(dir, file), { recursive: true });
+  }
+  const backend = options.backend ?? mkdtempSync(join(tmpdir(), "pulumi-backend-"));
+  const home = mkdtempSync(join(tmpdir(), "pulumi-home-"));
+  leftovers.push(dir, home);
+  if (!options.backend) leftovers.push(backend);
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("PULUMI_")));
+  const env: NodeJS.ProcessEnv = {
+    ...inherited,
+    // The CLI's folder first (its plugins sit beside it), then this repository's Node 24.
+    PATH: [dirname(cli), join(root, "node_modules/.bin"), process.env.PATH].join(delimiter),
+    PULUMI_HOME: home,
+    PULUMI_BACKEND_URL: `file://${backend}`,
+    PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    ...options.env,
+  };
+  const args = (command: readonly string[]) => [...command, "--non-interactive", "--color", "never"];
+
+  /** Runs one command; `allowFailure` returns a failed result instead of throwing with its output. */
+  function run(command: readonly string[], extra: { allowFailure?: boolean } = {}): CommandResult {
+    const result = spawnSync(cli!, args(command), {
+      cwd: dir,
+      env,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const out: CommandResult = {
+      status: result.status,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      output: `${result.stdout}${result.stderr}`,
+    };
+    printed.push(out.output);
+    if (!extra.allowFailure && out.status !== 0) {
+      throw new Error(`\`pulumi ${command.join(" ")}\` exited ${out.status}:\n${out.output}`);
+    }
+    return out;
+  }
+
+  return {
+    dir,
+    backend,
+    env,
+    run,
+    /** Starts a command without waiting for it (to interrupt it). */
+    start(command: readonly string[]): ChildProcess {
+      return spawn(cli!, args(command), { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+    },
+    /** `pulumi config set [--secret] key value` on the selected stack. */
+    config(key: string, value: string, secret = false) {
+      run(["config", "set", ...(secret ? ["--secret"] : []), key, value]);
+    },
+    /** `pulumi stack export`: the checkpoint, secrets encrypted by the passphrase provider. */
+    exported(): Checkpoint {
+      return JSON.parse(run(["stack", "export"]).stdout) as Checkpoint;
+    },
+    /** The checkpoint file itself, as the file backend stores it. */
+    checkpointFile(project: string, stack: string): string {
+      return readFileSync(join(backend, ".pulumi/stacks", project, `${stack}.json`), "utf8");
+    },
+  };
+}
+
+export type PulumiProject = ReturnType<typeof pulumiProject>;
+
+export interface StateResource {
+  readonly urn: string;
+  readonly type: string;
+  readonly id?: string;
+  readonly outputs?: Record<string, any>;
+  readonly initErrors?: string[];
+}
+
+export interface Checkpoint {
+  readonly deployment: {
+    readonly resources?: StateResource[];
+    readonly pending_operations?: { resource: StateResource; type: string }[];
+  };
+}
+
+export const WEBHOOK_TYPE = "pulumi-nodejs:dynamic/service:Webhook";
+
+/** The Webhook resources of a checkpoint, by their name. */
+export function webhooksIn(checkpoint: Checkpoint): StateResource[] {
+  return (checkpoint.deployment.resources ?? []).filter((r) => r.type === WEBHOOK_TYPE);
+}
+
+/** Pulumi's own program folder for these tests. */
+export const PROGRAM_DIR = join(__dirname, "../program");

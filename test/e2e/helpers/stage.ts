@@ -1,0 +1,94 @@
+/**
+ * What a scenario runs against: the sandbox, a loopback origin that serves the verification files a
+ * Domain writes, and the stack configuration that points a project at both. Plus the checks every
+ * scenario ends with.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect } from "vitest";
+import { type Sandbox, type SeedInput, startSandbox } from "../../../sandbox/index";
+import { startDirectoryOrigin } from "../../helpers/directory-origin";
+import { HOOKS_TOKEN, HOST, SECRET, testSeed } from "../../helpers/fixtures";
+import { plainApi } from "../../helpers/http";
+import { type PulumiProject, printed, webhooksIn } from "./engine";
+
+export interface Stage {
+  readonly sandbox: Sandbox;
+  /** The loopback origin standing in for https://HOST. */
+  readonly originUrl: string;
+  /** Where directoryPublisher writes, and the origin serves from. */
+  readonly filesDir: string;
+  readonly api: ReturnType<typeof plainApi>;
+  /** The webhook uuids active in an organization (the acme token's by default). */
+  active(token?: string): Promise<string[]>;
+  /** Requests the sandbox answered since `mark()`, by route template. */
+  callsSince(mark: number, route?: string): number;
+  mark(): number;
+  /** Register tokens the sandbox handed out: secrets to search for. */
+  registerTokens(): string[];
+  close(): Promise<void>;
+}
+
+export async function startStage(settings: SeedInput["settings"] = {}): Promise<Stage> {
+  const filesDir = mkdtempSync(join(tmpdir(), "verification-files-"));
+  const origin = await startDirectoryOrigin(filesDir);
+  const sandbox = await startSandbox({ seed: testSeed(origin.url, settings) });
+  const api = plainApi(sandbox.url, { token: HOOKS_TOKEN });
+  const seen = new Set<string>();
+  return {
+    sandbox,
+    originUrl: origin.url,
+    filesDir,
+    api,
+    async active(token = HOOKS_TOKEN) {
+      const listed = await api("POST", "/v2/search/webhooks", { token, body: { limit: 20 } });
+      return (listed.json.items as { webhook_uuid: string }[]).map((w) => w.webhook_uuid);
+    },
+    mark: () => sandbox.requests().length,
+    callsSince: (mark, route) =>
+      sandbox
+        .requests()
+        .slice(mark)
+        .filter((r) => route === undefined || r.route === route).length,
+    registerTokens() {
+      for (const registration of sandbox.store.pending.values()) seen.add(registration.registerToken);
+      const dir = join(filesDir, "service_url_registration");
+      if (existsSync(dir)) for (const file of readdirSync(dir)) seen.add(readFileSync(join(dir, file), "utf8"));
+      return [...seen];
+    },
+    async close() {
+      await sandbox.close();
+      await origin.close();
+      rmSync(filesDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Points the selected stack of a project at the stage: credentials, sandbox, host, secret. */
+export function configureStack(project: PulumiProject, stage: Stage, token = HOOKS_TOKEN) {
+  project.config("service:token", token, true);
+  project.config("service:baseUrl", stage.sandbox.url);
+  project.config("service:hostOverrides", JSON.stringify({ [HOST]: stage.originUrl }));
+  project.config("host", HOST);
+  project.config("filesDir", stage.filesDir);
+  project.config("webhookSecret", SECRET, true);
+}
+
+/**
+ * What must hold after every scenario: every Webhook in state stands for exactly one active webhook,
+ * no uuid is shared by two resources, and nothing active is unaccounted for.
+ */
+export async function expectOneActivePerResource(stage: Stage, projects: readonly PulumiProject[], token?: string) {
+  const inState = projects.flatMap((p) => webhooksIn(p.exported()).map((r) => r.outputs?.webhookUuid as string));
+  expect(new Set(inState).size).toBe(inState.length);
+  expect((await stage.active(token)).sort()).toEqual([...inState].sort());
+}
+
+/** No planted secret in anything a command printed or any checkpoint stored. */
+export function expectNoSecretIn(texts: readonly string[], stage: Stage, tokens: readonly string[] = [HOOKS_TOKEN]) {
+  const planted = [SECRET, ...tokens, ...stage.registerTokens()];
+  for (const text of [...texts, ...printed]) {
+    for (const secret of planted) expect(text).not.toContain(secret);
+  }
+}

@@ -1,0 +1,42 @@
+// A user's program in plain JavaScript, shaped by stack configuration so that one program serves every
+// end-to-end scenario:
+// - host (required), webhookSecret (secret, required);
+// - webhooks: a list of { name, channel?, kind?, formFactors?, adopt? } (default: one named "orders");
+// - domain: true to verify host with a Domain whose file is written into filesDir;
+// - retainDomain: true to give the Domain retainOnDelete.
+const pulumi = require("@pulumi/pulumi");
+const service = require("@service/pulumi");
+
+const config = new pulumi.Config();
+const host = config.require("host");
+const secretKey = config.requireSecret("webhookSecret");
+const hooks = config.getObject("webhooks") ?? [{ name: "orders" }];
+
+const domain = config.getBoolean("domain")
+  ? new service.Domain(
+      "hooks",
+      { domainName: host, publish: service.directoryPublisher(config.require("filesDir")), timeout: 30 },
+      { retainOnDelete: config.getBoolean("retainDomain") ?? false },
+    )
+  : undefined;
+
+const webhooks = hooks.map(
+  (hook) =>
+    new service.Webhook(
+      hook.name,
+      {
+        endpoint: `https://${host}/service/events`,
+        secretKey,
+        channel: hook.channel ?? hook.name,
+        filters: [
+          { key: "activity.name", value: hook.kind ?? "authentication" },
+          ...(hook.formFactors ? [{ key: "activity.form_factor", values: hook.formFactors }] : []),
+        ],
+        ...(hook.adopt ? { adoptWebhookUuid: hook.adopt } : {}),
+      },
+      { dependsOn: domain ? [domain] : [] },
+    ),
+);
+
+exports.webhookUuids = Object.fromEntries(hooks.map((hook, i) => [hook.name, webhooks[i].webhookUuid]));
+exports.domainUuid = domain?.domainUuid;
