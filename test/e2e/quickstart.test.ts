@@ -72,7 +72,7 @@ describe.skipIf(!cli)("the quickstart under the real engine", () => {
   };
 
   it("goes up, previews with no change and no API call, refreshes with one listing, and is destroyed", async () => {
-    project.run(["stack", "init", "dev"]);
+    await project.run(["stack", "init", "dev"]);
     // The lines the sandbox printed for this port, run as printed.
     const printedConfig = greeting
       .split("\n")
@@ -81,27 +81,27 @@ describe.skipIf(!cli)("the quickstart under the real engine", () => {
     expect(printedConfig).toHaveLength(2);
     for (const line of printedConfig) {
       const [, key, value] = /^pulumi config set (\S+) (?:'(.*)'|(\S+)) --stack dev$/.exec(line)!.filter(Boolean);
-      project.run(["config", "set", key!, value!, "--stack", "dev"]);
+      await project.run(["config", "set", key!, value!, "--stack", "dev"]);
     }
-    project.run(["up", "--yes", "--stack", "dev"]);
+    await project.run(["up", "--yes", "--stack", "dev"]);
     expect(await api("/v2/search/webhooks")).toHaveLength(2);
     expect(await api("/v2/search/domains")).toHaveLength(1);
 
     const beforePreview = (await requests()).length;
-    project.run(["preview", "--expect-no-changes", "--stack", "dev"]);
+    await project.run(["preview", "--expect-no-changes", "--stack", "dev"]);
     expect((await requests()).length - beforePreview).toBe(0);
 
     // One listing of webhooks and one of domains serve every resource of the organization. `pulumi refresh`
     // without --skip-preview reads twice (its preview reads too, in a provider process of its own), so it
     // lists twice; the count here is for one pass.
     const beforeRefresh = (await requests()).length;
-    project.run(["refresh", "--yes", "--skip-preview", "--stack", "dev"]);
+    await project.run(["refresh", "--yes", "--skip-preview", "--stack", "dev"]);
     const refreshCalls = (await requests()).slice(beforeRefresh);
     expect(refreshCalls.filter((r) => r.route === "/v2/search/webhooks")).toHaveLength(1);
     expect(refreshCalls.filter((r) => r.route === "/v2/search/domains")).toHaveLength(1);
     expect(refreshCalls).toHaveLength(2);
 
-    project.run(["destroy", "--yes", "--stack", "dev"]);
+    await project.run(["destroy", "--yes", "--stack", "dev"]);
     expect(await api("/v2/search/webhooks")).toHaveLength(0);
     expect(await api("/v2/search/domains")).toHaveLength(0);
   });

@@ -4,7 +4,7 @@
  * update check, no plugin download, and none of the caller's PULUMI_* variables (a user's login, access
  * token or backend never leaks in or gets touched).
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
@@ -98,19 +98,26 @@ export function pulumiProject(options: ProjectOptions) {
   };
   const args = (command: readonly string[]) => [...command, "--non-interactive", "--color", "never"];
 
-  /** Runs one command; `allowFailure` returns a failed result instead of throwing with its output. */
-  function run(command: readonly string[], extra: { allowFailure?: boolean } = {}): CommandResult {
-    const result = spawnSync(cli!, args(command), {
-      cwd: dir,
-      env,
-      encoding: "utf8",
-      maxBuffer: 64 * 1024 * 1024,
+  /**
+   * Runs one command to its end; `allowFailure` returns a failed result instead of throwing with its
+   * output. Asynchronous: the sandbox usually runs in this very process and must go on answering.
+   */
+  async function run(command: readonly string[], extra: { allowFailure?: boolean } = {}): Promise<CommandResult> {
+    const child = spawn(cli!, args(command), { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+    const [stdout, stderr] = [child.stdout, child.stderr].map((stream) => {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      return chunks;
+    }) as [Buffer[], Buffer[]];
+    const status = await new Promise<number | null>((resolve, reject) => {
+      child.once("error", reject);
+      child.once("close", resolve);
     });
     const out: CommandResult = {
-      status: result.status,
-      stdout: result.stdout,
-      stderr: result.stderr,
-      output: `${result.stdout}${result.stderr}`,
+      status,
+      stdout: Buffer.concat(stdout).toString("utf8"),
+      stderr: Buffer.concat(stderr).toString("utf8"),
+      output: Buffer.concat([...stdout, ...stderr]).toString("utf8"),
     };
     printed.push(out.output);
     if (!extra.allowFailure && out.status !== 0) {
@@ -129,13 +136,10 @@ export function pulumiProject(options: ProjectOptions) {
       return spawn(cli!, args(command), { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
     },
     /** `pulumi config set [--secret] key value` on the selected stack. */
-    config(key: string, value: string, secret = false) {
-      run(["config", "set", ...(secret ? ["--secret"] : []), key, value]);
-    },
+    config: (key: string, value: string, secret = false) =>
+      run(["config", "set", ...(secret ? ["--secret"] : []), key, value]),
     /** `pulumi stack export`: the checkpoint, secrets encrypted by the passphrase provider. */
-    exported(): Checkpoint {
-      return JSON.parse(run(["stack", "export"]).stdout) as Checkpoint;
-    },
+    exported: async (): Promise<Checkpoint> => JSON.parse((await run(["stack", "export"])).stdout) as Checkpoint,
     /** The checkpoint file itself, as the file backend stores it. */
     checkpointFile(project: string, stack: string): string {
       return readFileSync(join(backend, ".pulumi/stacks", project, `${stack}.json`), "utf8");

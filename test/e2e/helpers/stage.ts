@@ -3,15 +3,15 @@
  * Domain writes, and the stack configuration that points a project at both. Plus the checks every
  * scenario ends with.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { expect } from "vitest";
 import { type Sandbox, type SeedInput, startSandbox } from "../../../sandbox/index";
 import { startDirectoryOrigin } from "../../helpers/directory-origin";
 import { HOOKS_TOKEN, HOST, SECRET, testSeed } from "../../helpers/fixtures";
 import { plainApi } from "../../helpers/http";
-import { type PulumiProject, printed, webhooksIn } from "./engine";
+import { PROGRAM_DIR, type ProjectOptions, type PulumiProject, printed, pulumiProject, webhooksIn } from "./engine";
 
 export interface Stage {
   readonly sandbox: Sandbox;
@@ -25,6 +25,8 @@ export interface Stage {
   /** Requests the sandbox answered since `mark()`, by route template. */
   callsSince(mark: number, route?: string): number;
   mark(): number;
+  /** Registers HOST for the acme organization out of band, as an earlier stack or a person did. */
+  registerHost(): Promise<void>;
   /** Register tokens the sandbox handed out: secrets to search for. */
   registerTokens(): string[];
   close(): Promise<void>;
@@ -51,6 +53,16 @@ export async function startStage(settings: SeedInput["settings"] = {}): Promise<
         .requests()
         .slice(mark)
         .filter((r) => route === undefined || r.route === route).length,
+    async registerHost() {
+      const start = await api("POST", "/v2/domains/start_registration", { body: { domain_name: HOST } });
+      const key = new URL(start.json.url as string).pathname;
+      mkdirSync(join(filesDir, dirname(key)), { recursive: true });
+      writeFileSync(join(filesDir, key), start.json.register_token as string);
+      const finish = await api("POST", "/v2/domains/finish_registration", {
+        body: { domain_name: HOST, verifier: start.json.verifier },
+      });
+      if (finish.status !== 200) throw new Error(`finish_registration answered ${finish.status}`);
+    },
     registerTokens() {
       for (const registration of sandbox.store.pending.values()) seen.add(registration.registerToken);
       const dir = join(filesDir, "service_url_registration");
@@ -65,14 +77,32 @@ export async function startStage(settings: SeedInput["settings"] = {}): Promise<
   };
 }
 
+/**
+ * A new project of the e2e program with a `dev` stack pointed at the stage. `settings` are more stack
+ * config (values that are not strings are written as JSON, which `config.getObject` reads).
+ */
+export async function devStack(
+  stage: Stage,
+  settings: Record<string, unknown> = {},
+  options: { readonly stack?: string; readonly token?: string } & Partial<ProjectOptions> = {},
+) {
+  const project = pulumiProject({ from: PROGRAM_DIR, ...options });
+  await project.run(["stack", "init", options.stack ?? "dev"]);
+  await configureStack(project, stage, options.token);
+  for (const [key, value] of Object.entries(settings)) {
+    await project.config(key, typeof value === "string" ? value : JSON.stringify(value));
+  }
+  return project;
+}
+
 /** Points the selected stack of a project at the stage: credentials, sandbox, host, secret. */
-export function configureStack(project: PulumiProject, stage: Stage, token = HOOKS_TOKEN) {
-  project.config("service:token", token, true);
-  project.config("service:baseUrl", stage.sandbox.url);
-  project.config("service:hostOverrides", JSON.stringify({ [HOST]: stage.originUrl }));
-  project.config("host", HOST);
-  project.config("filesDir", stage.filesDir);
-  project.config("webhookSecret", SECRET, true);
+export async function configureStack(project: PulumiProject, stage: Stage, token = HOOKS_TOKEN) {
+  await project.config("service:token", token, true);
+  await project.config("service:baseUrl", stage.sandbox.url);
+  await project.config("service:hostOverrides", JSON.stringify({ [HOST]: stage.originUrl }));
+  await project.config("host", HOST);
+  await project.config("filesDir", stage.filesDir);
+  await project.config("webhookSecret", SECRET, true);
 }
 
 /**
@@ -80,7 +110,8 @@ export function configureStack(project: PulumiProject, stage: Stage, token = HOO
  * no uuid is shared by two resources, and nothing active is unaccounted for.
  */
 export async function expectOneActivePerResource(stage: Stage, projects: readonly PulumiProject[], token?: string) {
-  const inState = projects.flatMap((p) => webhooksIn(p.exported()).map((r) => r.outputs?.webhookUuid as string));
+  const states = await Promise.all(projects.map((p) => p.exported()));
+  const inState = states.flatMap((state) => webhooksIn(state).map((r) => r.outputs?.webhookUuid as string));
   expect(new Set(inState).size).toBe(inState.length);
   expect((await stage.active(token)).sort()).toEqual([...inState].sort());
 }

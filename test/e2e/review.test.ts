@@ -1,0 +1,119 @@
+/**
+ * Scenarios 2, 4, 5 and 8 under the real engine: what a reviewer reads in `pulumi preview --diff`, what
+ * the checkpoint stores, a webhook deactivated out of band, adopting an existing webhook, and a Domain
+ * kept on destroy.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { HOOKS_TOKEN, HOST, SECRET } from "../helpers/fixtures";
+import { ENGINE_SKIP_REASON, engineGate, webhooksIn } from "./helpers/engine";
+import { devStack, expectNoSecretIn, expectOneActivePerResource, type Stage, startStage } from "./helpers/stage";
+
+const { cli, skipped } = engineGate();
+if (skipped) console.warn(ENGINE_SKIP_REASON);
+
+describe.skipIf(!cli)("under the real engine", () => {
+  let stage: Stage;
+  beforeAll(async () => {
+    stage = await startStage();
+    await stage.registerHost();
+  });
+  afterAll(async () => {
+    await stage?.close();
+  });
+  afterEach(async () => {
+    // Scenarios share the organization's quota of 10: each leaves nothing active behind.
+    for (const uuid of await stage.active()) {
+      await stage.api("POST", `/v2/webhooks/${uuid}/deactivate`);
+    }
+  });
+
+  it("shows a reviewer which input forces a replace, and never prints or stores a secret", async () => {
+    const project = await devStack(stage);
+    await project.run(["up", "--yes"]);
+
+    await project.config("webhooks", JSON.stringify([{ name: "orders", channel: "orders-v2" }]));
+    const channel = (await project.run(["preview", "--diff"])).output;
+    expect(channel).toMatch(/\+-\s*pulumi-nodejs:dynamic\/service:Webhook: \(replace\)/);
+    expect(channel).toMatch(/~ channel\s*: "orders" => "orders-v2"/);
+    expect(channel).toMatch(/1 to replace/);
+    // The machine-readable plan names the input that forces the replace, as the provider's diff said.
+    const plan = JSON.parse((await project.run(["preview", "--json"])).stdout);
+    const replace = plan.steps.find((step: { op: string }) => step.op === "replace");
+    expect(replace.replaceReasons).toEqual(["channel"]);
+
+    await project.config("webhooks", JSON.stringify([{ name: "orders" }]));
+    await project.config("webhookSecret", "whsec-rotated-secret-0a1b2c3d4e", true);
+    const rotated = (await project.run(["preview", "--diff"])).output;
+    expect(rotated).toMatch(/1 to replace/);
+    // State keeps a salted hash of the secret, never the secret, so the new value shows as added.
+    expect(rotated).toMatch(/\+ secretKey\s*: \[secret\]/);
+    const rotatedPlan = JSON.parse((await project.run(["preview", "--json"])).stdout);
+    const rotation = rotatedPlan.steps.find((step: { op: string }) => step.op === "replace");
+    expect(rotation.replaceReasons).toEqual(["secretKey"]);
+    expect(rotated).not.toContain("whsec-rotated-secret-0a1b2c3d4e");
+    await project.run(["up", "--yes"]);
+
+    const exported = JSON.stringify(await project.exported());
+    expectNoSecretIn([exported, project.checkpointFile("service-e2e", "dev")], stage, [
+      HOOKS_TOKEN,
+      "whsec-rotated-secret-0a1b2c3d4e",
+    ]);
+    await expectOneActivePerResource(stage, [project]);
+    await project.run(["destroy", "--yes"]);
+  });
+
+  it("drops a webhook deactivated out of band on refresh, and creates it again on the next up", async () => {
+    const project = await devStack(stage);
+    await project.run(["up", "--yes"]);
+    const [first] = await stage.active();
+    await stage.api("POST", `/v2/webhooks/${first}/deactivate`);
+
+    const refresh = (await project.run(["refresh", "--yes", "--skip-preview"])).output;
+    expect(refresh).toMatch(/- +pulumi-nodejs:dynamic\/service:Webhook orders deleted/);
+    expect(webhooksIn(await project.exported())).toHaveLength(0);
+    await project.run(["up", "--yes"]);
+    const [second] = await stage.active();
+    expect(second).toBeDefined();
+    expect(second).not.toBe(first);
+    await expectOneActivePerResource(stage, [project]);
+    await project.run(["destroy", "--yes"]);
+  });
+
+  it("adopts an existing webhook the way the README says, with no create and no gap", async () => {
+    const created = await stage.api("POST", "/v2/webhooks", {
+      body: {
+        endpoint: { type: "url", value: `https://${HOST}/service/events` },
+        secret_key: SECRET,
+        channel: "orders",
+        filters: [{ key: "activity.name", value: "authentication" }],
+      },
+    });
+    const uuid = created.json.webhook_uuid as string;
+    const project = await devStack(stage, { webhooks: [{ name: "orders", adopt: uuid }] });
+    const mark = stage.mark();
+    await project.run(["up", "--yes"]);
+    expect(stage.callsSince(mark, "/v2/webhooks")).toBe(0);
+    expect(webhooksIn(await project.exported())[0]?.outputs?.webhookUuid).toBe(uuid);
+    const previewMark = stage.mark();
+    await project.run(["preview", "--expect-no-changes"]);
+    expect(stage.callsSince(previewMark)).toBe(0);
+    await expectOneActivePerResource(stage, [project]);
+    await project.run(["destroy", "--yes"]);
+    expect(await stage.active()).toEqual([]);
+  });
+
+  it("leaves a Domain with retainOnDelete registered on destroy", async () => {
+    // A host of its own, so that the stage's registered HOST stays as it is.
+    const domains = async () =>
+      ((await stage.api("POST", "/v2/search/domains", { body: {} })).json.items as { domain_name: string }[]).map(
+        (d) => d.domain_name,
+      );
+    const project = await devStack(stage, { domain: "true", retainDomain: "true", host: "other.acme.test", webhooks: [] });
+    await project.config("service:hostOverrides", JSON.stringify({ "other.acme.test": stage.originUrl }));
+    await project.run(["up", "--yes"]);
+    expect(await domains()).toContain("other.acme.test");
+    await project.run(["destroy", "--yes"]);
+    expect(await domains()).toContain("other.acme.test");
+    expectNoSecretIn([], stage);
+  });
+});
