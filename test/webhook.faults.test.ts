@@ -273,7 +273,7 @@ describe("a change of credentials", () => {
     );
     const destroy = await failure(webhook.remove(id, outs));
     expect(destroy.code).toBe("foreign_credentials");
-    expect(destroy.message).toMatch(/run `pulumi destroy` again/);
+    expect(destroy.message).toMatch(/run `pulumi destroy --run-program`/);
     expect((await active()).map((w) => w.webhook_uuid)).toEqual([id]);
   });
 

@@ -56,7 +56,10 @@ export async function confirmGone(
   if (sameCredentials(client, owner.credentialsHash) === true || owner.organization === undefined) return;
   const current = await organizationOf(client);
   if (current === owner.organization) return;
-  const useOwner = `Give this resource a token of ${owner.organization} (its connection input, or service:token) and run \`${command}\` again`;
+  // Refresh and destroy configure the provider from the configuration the last update saved, not from
+  // the stack's current one: a token fixed in config since then reaches them only with --run-program.
+  const rerun = command === "pulumi up" ? command : `${command} --run-program`;
+  const useOwner = `Give this resource a token of ${owner.organization} (its connection input, or service:token) and run \`${rerun}\``;
   if (current !== undefined) {
     throw new LifecycleError(
       "foreign_credentials",

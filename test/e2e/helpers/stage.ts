@@ -25,6 +25,8 @@ export interface Stage {
   /** Requests the sandbox answered since `mark()`, by route template. */
   callsSince(mark: number, route?: string): number;
   mark(): number;
+  /** Disarms every fault not yet used up. */
+  clearFaults(): Promise<void>;
   /** Registers HOST for the acme organization out of band, as an earlier stack or a person did. */
   registerHost(): Promise<void>;
   /** Register tokens the sandbox handed out: secrets to search for. */
@@ -53,6 +55,9 @@ export async function startStage(settings: SeedInput["settings"] = {}): Promise<
         .requests()
         .slice(mark)
         .filter((r) => route === undefined || r.route === route).length,
+    async clearFaults() {
+      await fetch(`${sandbox.url}/_sandbox/faults`, { method: "DELETE" });
+    },
     async registerHost() {
       const start = await api("POST", "/v2/domains/start_registration", { body: { domain_name: HOST } });
       const key = new URL(start.json.url as string).pathname;
