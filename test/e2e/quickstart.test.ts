@@ -87,8 +87,17 @@ describe.skipIf(!cli)("the quickstart under the real engine", () => {
     expect(await api("/v2/search/webhooks")).toHaveLength(2);
     expect(await api("/v2/search/domains")).toHaveLength(1);
 
+    // The review a pull request gets: no change, no API call, and the shipped policy pack passes.
     const beforePreview = (await requests()).length;
-    await project.run(["preview", "--expect-no-changes", "--stack", "dev"]);
+    const preview = await project.run([
+      "preview",
+      "--expect-no-changes",
+      "--stack",
+      "dev",
+      "--policy-pack",
+      join(root, "policy-pack"),
+    ]);
+    expect(preview.output).toMatch(/Policies:[\s\S]*service-pulumi/);
     expect((await requests()).length - beforePreview).toBe(0);
 
     // One listing of webhooks and one of domains serve every resource of the organization. `pulumi refresh`
