@@ -7,14 +7,14 @@
  * - `pulumi-language-nodejs`, this repository's stand-in for the language host (engine/pulumi-language-nodejs.cjs
  *   says why).
  *
- * A second run finds the folder (scripts/engine-location.mts) and only refreshes the two scripts: seconds.
+ * A second run finds the folder (scripts/pulumi-engine.mts) and only refreshes the two scripts: seconds.
  * Go's own build cache makes a rebuild after a change of pin cheaper than the first, cold one.
  * `--force` rebuilds anyway.
  */
 import { spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { engineBinDir, engineModuleDir, pinnedPulumiVersion } from "./engine-location.mts";
+import { engineBinDir, engineModuleDir, pinnedPulumiVersion } from "./pulumi-engine.mts";
 
 const CLI_PACKAGE = "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi";
 const SDK_MODULE = "github.com/pulumi/pulumi/sdk/v3";

@@ -1,16 +1,14 @@
 /**
  * The real Pulumi CLI, driven the way a user drives it: a project folder, `pulumi` commands with a local
- * file backend, and a passphrase. Every run is hermetic: its own PULUMI_HOME, backend and passphrase, no
- * update check, no plugin download, and none of the caller's PULUMI_* variables (a user's login, access
- * token or backend never leaks in or gets touched).
+ * file backend, and a passphrase, in the hermetic environment of scripts/pulumi-engine.mts.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll } from "vitest";
 import { findPulumiCli } from "../../../quickstart/pulumi-cli";
-import { builtPulumi } from "../../../scripts/engine-location.mts";
+import { builtPulumi, hermeticEnvironment } from "../../../scripts/pulumi-engine.mts";
 
 const root = join(__dirname, "../../..");
 
@@ -84,18 +82,7 @@ export function pulumiProject(options: ProjectOptions) {
   const home = mkdtempSync(join(tmpdir(), "pulumi-home-"));
   leftovers.push(dir, home);
   if (!options.backend) leftovers.push(backend);
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("PULUMI_")));
-  const env: NodeJS.ProcessEnv = {
-    ...inherited,
-    // The CLI's folder first (its plugins sit beside it), then this repository's Node 24.
-    PATH: [dirname(cli), join(root, "node_modules/.bin"), process.env.PATH].join(delimiter),
-    PULUMI_HOME: home,
-    PULUMI_BACKEND_URL: `file://${backend}`,
-    PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    ...options.env,
-  };
+  const env: NodeJS.ProcessEnv = { ...hermeticEnvironment(cli, home, backend), ...options.env };
   const args = (command: readonly string[]) => [...command, "--non-interactive", "--color", "never"];
 
   /**

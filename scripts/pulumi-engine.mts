@@ -1,6 +1,6 @@
 /**
- * Where `npm run engine` keeps the Pulumi engine it builds, and how the end-to-end tests find it: one
- * definition, so that the two never disagree.
+ * Where `npm run engine` keeps the Pulumi engine it builds, how the end-to-end tests and the engine bench
+ * find it, and the hermetic environment they run it in: one definition, so that they never disagree.
  *
  * The folder is keyed by the release pinned in engine/go.mod and by a hash of engine/go.mod and
  * engine/go.sum, so that a change of pin builds anew and an unchanged pin is found again. It lives outside
@@ -10,7 +10,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 
 export const engineModuleDir = join(import.meta.dirname, "../engine");
 
@@ -39,4 +39,23 @@ export function engineBinDir(env: NodeJS.ProcessEnv = process.env): string {
 export function builtPulumi(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const pulumi = join(engineBinDir(env), "pulumi");
   return existsSync(pulumi) ? pulumi : undefined;
+}
+
+/**
+ * The environment of a hermetic `pulumi` run: its own PULUMI_HOME and file backend, a passphrase, no update
+ * check, no plugin download, and none of the caller's PULUMI_* variables, so that a user's login, access
+ * token or backend is never read nor touched. The CLI's folder (where its plugins sit) comes first on
+ * PATH, then this repository's Node 24.
+ */
+export function hermeticEnvironment(cli: string, home: string, backend: string): NodeJS.ProcessEnv {
+  const inherited = Object.entries(process.env).filter(([key]) => !key.startsWith("PULUMI_"));
+  return {
+    ...Object.fromEntries(inherited),
+    PATH: [dirname(cli), join(import.meta.dirname, "../node_modules/.bin"), process.env.PATH].join(delimiter),
+    PULUMI_HOME: home,
+    PULUMI_BACKEND_URL: `file://${backend}`,
+    PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+  };
 }
