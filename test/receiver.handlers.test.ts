@@ -140,7 +140,9 @@ describe("receiveDelivery", () => {
       const { onFailure: _, ...options } = recorder().options;
       const raw = delivery(item("a", 1));
       await receiveDelivery(raw, "SHA256:", options);
-      expect(spy).toHaveBeenCalledWith(expect.stringMatching(/^Refused a webhook delivery: .*not a base64/));
+      expect(spy).toHaveBeenCalledWith(
+        expect.stringMatching(/^Refused a webhook delivery: .*not the canonical base64/),
+      );
     } finally {
       spy.mockRestore();
     }

@@ -5,6 +5,7 @@ import { ConfigurationError } from "../errors/base";
 import { InvalidSignatureError, MalformedDeliveryError } from "../errors/receiver";
 import { checkApiVersion, type Delivery, parseDelivery } from "./delivery";
 import { type CounterStore, UpdateCounterGuard } from "./ordering";
+import { checkSecrets } from "./secrets";
 
 /** A delivery the receiver refused or failed to process, as `onFailure` is told of it. */
 export interface ReceiverFailure {
@@ -49,16 +50,15 @@ export interface ReceiveResult {
   readonly skipped: number;
 }
 
-/** Checks the options a handler is created with, so that a missing secret fails at start-up, not per request. */
+/**
+ * Checks the options a handler is created with, so that a missing, empty or unset secret fails at
+ * start-up, not on every delivery.
+ */
 export function checkReceiverOptions<V extends ApiVersion>(
   options: ReceiverOptions<V>,
   caller: string,
 ): void {
-  if (!Array.isArray(options?.secrets) || options.secrets.length === 0) {
-    throw new ConfigurationError(
-      `${caller} needs at least one secret in options.secrets: the secret key of each webhook that posts to this URL.`,
-    );
-  }
+  checkSecrets(options?.secrets, caller);
   if (typeof options.handleItem !== "function" || typeof options.store?.get !== "function") {
     throw new ConfigurationError(
       `${caller} needs options.handleItem (a function) and options.store (a CounterStore, such as a MemoryCounterStore).`,
