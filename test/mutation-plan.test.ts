@@ -16,7 +16,7 @@ import { ProcessContext, processContext, setProcessContext } from "../provider/c
 import * as registrationPlan from "../provider/domain/registration-plan";
 import * as verificationPlan from "../provider/domain/verification-plan";
 import { clientFor } from "../provider/runtime/clients";
-import { KeyedLock } from "../provider/runtime/keyed-lock";
+import { KeyedLock } from "../provider/context/keyed-lock";
 import { credentialsHash } from "../provider/runtime/ownership";
 import { hashSecret, secretMatches } from "../provider/runtime/secret-hash";
 import { configureFromStack } from "../provider/runtime/stack-config";
