@@ -7,6 +7,7 @@ import {
   type ReceiveResult,
   receiveDelivery,
 } from "../provider/receiver/index";
+import { fingerprintItem } from "./helpers/delivery-items";
 import { SECRET } from "./helpers/fixtures";
 
 /**
@@ -15,14 +16,7 @@ import { SECRET } from "./helpers/fixtures";
  * same item at 6 passed the check (7 was not recorded yet) and ran too. Items of one session now go
  * through one at a time, and the counter is read again just before the call.
  */
-const item = (service_id: string, update_counter: number) => ({
-  service_id,
-  activity: { name: "fingerprint", mode: "register", form_factor: "microscopic" },
-  owner: { organization: { name: "acme" }, user: { username: "acme-alice" } },
-  status: { flag: null, result: { id: "registered", display: "Registered", final: true }, retake: null },
-  text_fields: { customer_item_id: `order-${service_id}` },
-  update_counter,
-});
+const item = fingerprintItem;
 const signed = (serviceId: string, counter: number) => {
   const body = JSON.stringify({
     channel: "default",
