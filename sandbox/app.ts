@@ -6,6 +6,7 @@ import { appendBounded } from "./bounded-log";
 import type { ApiHandler, SandboxContext, SandboxEnv } from "./context";
 import { HttpError, invalid } from "./http-errors";
 import { controlCharacterIn } from "./inputs";
+import { limitBodySize, parseJsonBody } from "./request-body";
 import { ADMIN_ROUTES, mountAdmin } from "./routes/admin";
 import { domainHandlers } from "./routes/domains";
 import { mountImages } from "./routes/images";
@@ -38,6 +39,8 @@ export function createSandboxApp(ctx: SandboxContext): Hono<Env> {
     return c.json({ error: { code: "internal", message: "the sandbox failed to handle this request" } }, 500);
   });
 
+  // Before any route, so that no route (admin, images, unknown) reads more than the limit.
+  app.use("*", limitBodySize);
   mountAdmin(app, ctx);
   mountImages(app, ctx);
   let requestCounter = 0;
@@ -150,15 +153,7 @@ async function handleApi(
         "this API token does not have webhooks enabled; use a token with webhooks enabled (webhooks: true in the seed)",
       );
     }
-    let body: unknown;
-    if (route.method === "POST") {
-      const text = await c.req.text();
-      try {
-        body = text.trim() === "" ? undefined : JSON.parse(text);
-      } catch {
-        throw new HttpError(400, "malformed_json", "the request body is not valid JSON; send a JSON object");
-      }
-    }
+    const body = route.method === "POST" ? parseJsonBody(await c.req.text()) : undefined;
     const params = c.req.param();
     const query = c.req.query();
     const control = controlCharacterIn(body) ?? controlCharacterIn({ ...params, ...query });

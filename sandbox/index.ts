@@ -6,6 +6,7 @@ import { ManualClock, realClock, type SandboxClock } from "./clock";
 import { createSandbox, type SandboxApp, type SandboxAppOptions, type SandboxControls } from "./create";
 import { type DeliveryAttempt, signatureFor } from "./deliveries";
 import { DEMO_SEED, DEMO_TOKEN } from "./demo";
+import { MAX_BODY_BYTES, MAX_JSON_NESTING } from "./request-body";
 import type {
   FaultSpec,
   RequestRecord,
@@ -30,7 +31,16 @@ export type {
   SessionUpsert,
   Settings,
 };
-export { createSandbox, DEMO_SEED, DEMO_TOKEN, ManualClock, realClock, signatureFor };
+export {
+  createSandbox,
+  DEMO_SEED,
+  DEMO_TOKEN,
+  MAX_BODY_BYTES,
+  MAX_JSON_NESTING,
+  ManualClock,
+  realClock,
+  signatureFor,
+};
 
 /** The port the bin listens on without `--port`: the one of the client's default base URL (8787). */
 export const DEFAULT_PORT = Number(new URL(DEFAULT_BASE_URL).port);
