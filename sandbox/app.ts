@@ -118,8 +118,10 @@ async function handleApi(
         "a drop fault needs the sandbox served by startSandbox or the bin, which own the connection",
       );
     }
-    const raw = c.req.header("authorization");
-    const wait = ctx.limiter.take(raw ?? "");
+    // Keyed by the token as read, so that spellings of one header share a window; requests without one
+    // share the empty key, so that junk headers cannot make the limiter remember ever more keys.
+    const presented = tokenFrom(c.req.header("authorization"));
+    const wait = ctx.limiter.take(presented ?? "");
     if (wait !== undefined) {
       throw new HttpError(
         429,
@@ -129,7 +131,7 @@ async function handleApi(
         { "retry-after": String(wait) },
       );
     }
-    const token = ctx.store.tokens.get(tokenFrom(raw) ?? "");
+    const token = ctx.store.tokens.get(presented ?? "");
     if (!token) {
       throw new HttpError(
         401,
