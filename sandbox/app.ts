@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { toRouterPath } from "../provider/api/path";
 import { ROUTES, type Route, type RouteName } from "../provider/api/routes";
 import { negotiateLanguage } from "./accept-language";
+import { adminGuard } from "./admin-guard";
 import { appendBounded } from "./bounded-log";
 import type { ApiHandler, SandboxContext, SandboxEnv } from "./context";
 import { HttpError, invalid } from "./http-errors";
@@ -41,6 +42,7 @@ export function createSandboxApp(ctx: SandboxContext): Hono<Env> {
 
   // Before any route, so that no route (admin, images, unknown) reads more than the limit.
   app.use("*", limitBodySize);
+  app.use("*", adminGuard(ctx.admin));
   mountAdmin(app, ctx);
   mountImages(app, ctx);
   let requestCounter = 0;

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { Language } from "../provider/api/languages";
 import { formatPath } from "../provider/api/rules";
 import type { ApiVersion } from "../provider/api/versions";
+import type { AdminAccess } from "./admin-guard";
 import type { AppUsers } from "./app-users";
 import type { SandboxClock } from "./clock";
 import type { Deliverer } from "./deliveries";
@@ -32,6 +33,8 @@ export interface SandboxContext {
   readonly signer: Signer;
   readonly images: ImageUrls;
   readonly appUsers: AppUsers;
+  /** Who may use the admin routes: the admin token, if any, and the host the sandbox serves. */
+  readonly admin: AdminAccess;
 }
 
 /** One API request after the common checks: who calls, in which generation and language, with what. */
