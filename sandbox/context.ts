@@ -1,6 +1,7 @@
 import type { HttpBindings } from "@hono/node-server";
 import type { z } from "zod";
 import type { Language } from "../provider/api/languages";
+import { readableIssue } from "../provider/api/issues";
 import { formatPath } from "../provider/api/rules";
 import type { ApiVersion } from "../provider/api/versions";
 import type { AdminAccess } from "./admin-guard";
@@ -56,7 +57,7 @@ export type ApiHandler = (call: ApiCall, ctx: SandboxContext) => unknown | Promi
 
 /** Validates a request body, answering 400 (or `status`) with every field at fault. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, status = 400): z.output<S> {
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(value, { error: readableIssue });
   if (parsed.success) return parsed.data;
   const fields = parsed.error.issues.map((issue) => ({
     field: formatPath(issue.path) || "(body)",

@@ -2,7 +2,7 @@ import { ConfigurationError } from "../provider/errors/base";
 import { createSandboxApp } from "./app";
 import { AppUsers } from "./app-users";
 import { realClock, type SandboxClock } from "./clock";
-import type { SandboxContext, SandboxEnv } from "./context";
+import { parseWith, type SandboxContext, type SandboxEnv } from "./context";
 import { Deliverer, type DeliveryAttempt } from "./deliveries";
 import { DEMO_SEED } from "./demo";
 import { FaultSpec as FaultSchema, FaultTable } from "./faults";
@@ -133,7 +133,7 @@ export function createSandbox(options: SandboxAppOptions = {}): SandboxApp {
     deliveries: () => ctx.deliverer.attempts,
     deliveriesIdle: () => ctx.deliverer.idle(),
     // The same checks as POST /_sandbox/faults: an impossible fault is refused, not silently inert.
-    addFault: (fault) => ctx.faults.add(FaultSchema.parse(fault)),
+    addFault: (fault) => ctx.faults.add(parseWith(FaultSchema, fault)),
     upsertSession: (input) => {
       const s = upsertSession(ctx, input);
       return { serviceId: s.serviceId, updateCounter: s.updateCounter };

@@ -1,20 +1,14 @@
 import { request } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_BODY_BYTES, MAX_JSON_NESTING, type Sandbox, startSandbox } from "../sandbox/index";
-import { HOOKS_TOKEN, testSeed } from "./helpers/fixtures";
-import { plainApi } from "./helpers/http";
+import { describe, expect, it } from "vitest";
+import { MAX_BODY_BYTES, MAX_JSON_NESTING } from "../sandbox/index";
+import { HOOKS_TOKEN } from "./helpers/fixtures";
+import { usePlainSandbox } from "./helpers/plain-sandbox";
 
 /**
  * Regression (issue 18, item 5): 30 MB bodies were read whole and then answered 400, and a 20,000-deep
  * array overflowed the stack of the control-character check, so the request got 500 `internal`.
  */
-let sandbox: Sandbox;
-let api: ReturnType<typeof plainApi>;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: testSeed("http://127.0.0.1:9") });
-  api = plainApi(sandbox.url, { token: HOOKS_TOKEN });
-});
-afterAll(() => sandbox.close());
+const plain = usePlainSandbox();
 
 /**
  * Streams `bytes` of body in 64 KiB chunks without ever ending the request, and resolves with the status
@@ -25,7 +19,7 @@ function streamWithoutEnd(
   bytes: number,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; written: number }> {
-  const { port } = new URL(sandbox.url);
+  const { port } = new URL(plain.sandbox.url);
   return new Promise((resolve, reject) => {
     let written = 0;
     const req = request(
@@ -79,7 +73,7 @@ describe("request body size", () => {
   });
 
   it("names the limit in the answer", async () => {
-    const response = await api("POST", "/v2/webhooks", { rawBody: " ".repeat(MAX_BODY_BYTES + 1) });
+    const response = await plain.api("POST", "/v2/webhooks", { rawBody: " ".repeat(MAX_BODY_BYTES + 1) });
     expect(response.status).toBe(413);
     expect(response.json.error).toMatchObject({ code: "body_too_large" });
     expect(response.json.error.message).toContain(`${MAX_BODY_BYTES} bytes`);
@@ -87,7 +81,7 @@ describe("request body size", () => {
 
   it("reads a body of exactly the limit", async () => {
     const body = JSON.stringify({ limit: 5 });
-    const response = await api("POST", "/v2/search/webhooks", {
+    const response = await plain.api("POST", "/v2/search/webhooks", {
       rawBody: body + " ".repeat(MAX_BODY_BYTES - body.length),
     });
     expect(response.status).toBe(200);
@@ -104,7 +98,7 @@ describe("JSON nesting", () => {
   it.each(["/v2/webhooks", "/v2/search/authentications", "/_sandbox/sessions", "/_sandbox/faults"])(
     "answers a 20,000-deep array on %s with 400 naming the limit, not 500",
     async (path) => {
-      const response = await api("POST", path, { rawBody: nested(20_000) });
+      const response = await plain.api("POST", path, { rawBody: nested(20_000) });
       expect(response.status).toBe(400);
       expect(response.json.error.message).toBe(
         "invalid parameters: (body) nests arrays and objects more than 64 levels deep; the sandbox reads at most 64",
@@ -115,9 +109,9 @@ describe("JSON nesting", () => {
   it("reads 64 levels, and refuses 65, brackets inside strings not counted", async () => {
     const deep = (depth: number) =>
       JSON.stringify({ limit: 5, extra: JSON.parse(nested(depth - 1)), note: "[[[[{{{{" });
-    const at = await api("POST", "/v2/search/webhooks", { rawBody: deep(MAX_JSON_NESTING) });
+    const at = await plain.api("POST", "/v2/search/webhooks", { rawBody: deep(MAX_JSON_NESTING) });
     expect(at.status).toBe(200);
-    const over = await api("POST", "/v2/search/webhooks", { rawBody: deep(MAX_JSON_NESTING + 1) });
+    const over = await plain.api("POST", "/v2/search/webhooks", { rawBody: deep(MAX_JSON_NESTING + 1) });
     expect(over.status).toBe(400);
     expect(over.json.error.message).toMatch(/more than 64 levels/);
   });
