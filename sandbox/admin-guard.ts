@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
+import { hostnameOf, isLoopback } from "../provider/api/loopback";
 import type { SandboxEnv } from "./context";
 import { HttpError } from "./http-errors";
-import { hostnameOf, isLoopback } from "./loopback";
 
 /** The request header that carries the admin token. A custom header also makes a browser ask first. */
 export const ADMIN_TOKEN_HEADER = "x-sandbox-admin-token";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { hostnameOf, isLoopback } from "./loopback";
+import { hostnameOf, isLoopback } from "../provider/api/loopback";
 
 /** The environment variable `startSandbox` reads the admin token from when the option is not given. */
 export const ADMIN_TOKEN_ENV = "SERVICE_SANDBOX_ADMIN_TOKEN";

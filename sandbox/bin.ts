@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import { hostnameOf, isLoopback } from "../provider/api/loopback";
 import { ADMIN_TOKEN_HEADER, DEFAULT_PORT, DEMO_TOKEN, startSandbox } from "./index";
-import { hostnameOf, isLoopback } from "./loopback";
 
 const USAGE = `usage: service-sandbox [--port <n>, default ${DEFAULT_PORT}; 0 picks a free one] [--host 127.0.0.1; beyond loopback the admin routes need a token, printed at start or set in SERVICE_SANDBOX_ADMIN_TOKEN] [--seed <file.json>] [--serve-dir <folder>]`;
 

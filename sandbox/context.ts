@@ -1,7 +1,7 @@
 import type { HttpBindings } from "@hono/node-server";
 import type { z } from "zod";
-import type { Language } from "../provider/api/languages";
 import { readableIssue } from "../provider/api/issues";
+import type { Language } from "../provider/api/languages";
 import { formatPath } from "../provider/api/rules";
 import type { ApiVersion } from "../provider/api/versions";
 import type { AdminAccess } from "./admin-guard";

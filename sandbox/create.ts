@@ -1,3 +1,4 @@
+import { hostnameOf } from "../provider/api/loopback";
 import { ConfigurationError } from "../provider/errors/base";
 import { createSandboxApp } from "./app";
 import { AppUsers } from "./app-users";
@@ -7,7 +8,6 @@ import { Deliverer, type DeliveryAttempt } from "./deliveries";
 import { DEMO_SEED } from "./demo";
 import { FaultSpec as FaultSchema, FaultTable } from "./faults";
 import { ImageUrls } from "./images";
-import { hostnameOf } from "./loopback";
 import { SlidingWindowLimiter } from "./rate-limit";
 import { loadSeedFile, Seed, Settings } from "./seed";
 import { upsertSession } from "./sessions";
