@@ -76,7 +76,7 @@ describe("client errors leak nothing", () => {
       expect(printed(error)).not.toContain(TOKEN);
       expect((error.cause as { code?: string }).code).toBe("ECONNRESET");
     }
-    expect(errors[1]!.detail).toBe("lost [REDACTED]");
+    expect((errors[1] as AmbiguousRequestError).detail).toBe("lost [REDACTED]");
   });
 
   it("keeps a cause that holds no secret as it is", () => {

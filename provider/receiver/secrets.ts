@@ -5,7 +5,7 @@ import { ConfigurationError } from "../errors/base";
  * The shortest `secret_key` the service accepts (API 2.0; API 1.4 asks for 20). A shorter key cannot be
  * a webhook's, and an empty one would let anyone sign a delivery with the HMAC key "".
  */
-export const MIN_SECRET_LENGTH = VERSION_TRAITS["2.0"].secretKey.min;
+const MIN_SECRET_LENGTH = VERSION_TRAITS["2.0"].secretKey.min;
 
 /** The rule every receiver secret meets, as the errors below end with it. */
 const RULE = `set it to the webhook's secret_key (${MIN_SECRET_LENGTH} to ${VERSION_TRAITS["2.0"].secretKey.max} characters)`;

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 
 /** The environment variable that replays a run of the property tests. */
-export const SEED_VARIABLE = "FC_SEED";
+const SEED_VARIABLE = "FC_SEED";
 
 /**
  * The seed every fast-check property of a run uses: FC_SEED when set (to replay a failure), else a fresh
