@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { resolveAdminToken } from "../sandbox/admin-token";
@@ -150,6 +153,30 @@ describe("the admin routes with an admin token", () => {
       origin: "http://attacker.example",
     });
     expect(foreign.status).toBe(403);
+  });
+
+  it("leave the stand-in webhook host to the sandbox's own calls, on loopback only", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "sandbox-origin-"));
+    writeFileSync(join(folder, "file.txt"), "served");
+    const served = await startSandbox({
+      seed: testSeed("http://127.0.0.1:9"),
+      adminToken: ADMIN_TOKEN,
+      serveDir: folder,
+    });
+    try {
+      const local = await send(served, "GET", "/_sandbox/origin/file.txt", {
+        host: `127.0.0.1:${served.port}`,
+      });
+      expect(local).toEqual({ status: 200, body: "served" });
+      const rebound = await send(served, "GET", "/_sandbox/origin/file.txt", {
+        host: "attacker.example",
+        [ADMIN_TOKEN_HEADER]: ADMIN_TOKEN,
+      });
+      expect(rebound.status).toBe(403);
+    } finally {
+      await served.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("is reported by startSandbox, and was not made up", () => {
