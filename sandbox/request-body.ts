@@ -1,3 +1,4 @@
+import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HttpError, invalid } from "./http-errors";
 
@@ -14,20 +15,32 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  */
 export const MAX_JSON_NESTING = 64;
 
-/** Refuses a body over MAX_BODY_BYTES with 413, from its Content-Length or while it streams in. */
-export const limitBodySize = bodyLimit({
+const tooLarge = () =>
+  new HttpError(
+    413,
+    "body_too_large",
+    `the request body is larger than the sandbox's limit of ${MAX_BODY_BYTES} bytes (1 MiB); send a smaller body`,
+    [],
+    // The rest of the body is not read: close the connection once answered.
+    { connection: "close" },
+  );
+
+/** Hono's own limit: from Content-Length, or counted while the body streams in. */
+const streamedLimit = bodyLimit({
   maxSize: MAX_BODY_BYTES,
   onError: () => {
-    throw new HttpError(
-      413,
-      "body_too_large",
-      `the request body is larger than the sandbox's limit of ${MAX_BODY_BYTES} bytes (1 MiB); send a smaller body`,
-      [],
-      // The rest of the body is not read: close the connection once answered.
-      { connection: "close" },
-    );
+    throw tooLarge();
   },
 });
+
+/**
+ * Refuses a body over MAX_BODY_BYTES with 413, whatever the method: a GET's body never reaches Hono (the
+ * Fetch API gives a GET none), so its declared length is checked here before Node reads any of it.
+ */
+export const limitBodySize: MiddlewareHandler = async (c, next) => {
+  if (Number(c.req.header("content-length")) > MAX_BODY_BYTES) throw tooLarge();
+  return streamedLimit(c, next);
+};
 
 /** Whether `text` opens more than `limit` arrays and objects inside one another; strings are skipped. */
 function nestsDeeperThan(text: string, limit: number): boolean {

@@ -18,6 +18,7 @@ function streamWithoutEnd(
   path: string,
   bytes: number,
   headers: Record<string, string> = {},
+  method = "POST",
 ): Promise<{ status: number; written: number }> {
   const { port } = new URL(plain.sandbox.url);
   return new Promise((resolve, reject) => {
@@ -27,7 +28,7 @@ function streamWithoutEnd(
         host: "127.0.0.1",
         port,
         path,
-        method: "POST",
+        method,
         headers: {
           "content-type": "application/json",
           authorization: `Token ${HOOKS_TOKEN}`,
@@ -71,6 +72,21 @@ describe("request body size", () => {
     expect(status).toBe(413);
     expect(written).toBeLessThan(MAX_BODY_BYTES);
   });
+
+  it.each(["/_sandbox/state", "/v1/health"])(
+    "refuses a GET to %s that declares a body over the limit",
+    async (path) => {
+      const { status } = await streamWithoutEnd(
+        path,
+        64 * 1024,
+        {
+          "content-length": String(30 * 1024 * 1024),
+        },
+        "GET",
+      );
+      expect(status).toBe(413);
+    },
+  );
 
   it("names the limit in the answer", async () => {
     const response = await plain.api("POST", "/v2/webhooks", { rawBody: " ".repeat(MAX_BODY_BYTES + 1) });
