@@ -24,7 +24,7 @@ function baseUrlProblem(value: string): string | undefined {
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return "must be an http(s) URL";
   if (url.username || url.password) {
-    return "must not carry credentials (user:password@): remove them, and give the API token as the token option or SERVICE_API_TOKEN";
+    return "must not carry credentials (user:password@): remove them, and give the API token on its own (the token option, connection.token, service:token or SERVICE_API_TOKEN)";
   }
   if (url.protocol === "http:" && !isLoopback(url.hostname)) {
     return "must use https: plain http would send the API token in clear, and is accepted only for this machine (localhost, 127.0.0.1, [::1]), where the sandbox runs";
