@@ -31,6 +31,7 @@ export default defineConfig({
       "test/webhook.faults.test.ts",
       "test/domain.provider.test.ts",
     ],
+    setupFiles: ["test/setup/fast-check.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",

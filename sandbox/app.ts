@@ -2,10 +2,12 @@ import { type Context, Hono } from "hono";
 import { toRouterPath } from "../provider/api/path";
 import { ROUTES, type Route, type RouteName } from "../provider/api/routes";
 import { negotiateLanguage } from "./accept-language";
+import { adminGuard } from "./admin-guard";
 import { appendBounded } from "./bounded-log";
 import type { ApiHandler, SandboxContext, SandboxEnv } from "./context";
 import { HttpError, invalid } from "./http-errors";
 import { controlCharacterIn } from "./inputs";
+import { limitBodySize, parseJsonBody } from "./request-body";
 import { ADMIN_ROUTES, mountAdmin } from "./routes/admin";
 import { domainHandlers } from "./routes/domains";
 import { mountImages } from "./routes/images";
@@ -38,6 +40,9 @@ export function createSandboxApp(ctx: SandboxContext): Hono<Env> {
     return c.json({ error: { code: "internal", message: "the sandbox failed to handle this request" } }, 500);
   });
 
+  // Before any route, so that no route (admin, images, unknown) reads more than the limit.
+  app.use("*", limitBodySize);
+  app.use("*", adminGuard(ctx.admin));
   mountAdmin(app, ctx);
   mountImages(app, ctx);
   let requestCounter = 0;
@@ -115,8 +120,10 @@ async function handleApi(
         "a drop fault needs the sandbox served by startSandbox or the bin, which own the connection",
       );
     }
-    const raw = c.req.header("authorization");
-    const wait = ctx.limiter.take(raw ?? "");
+    // Keyed by the token as read, so that spellings of one header share a window; requests without one
+    // share the empty key, so that junk headers cannot make the limiter remember ever more keys.
+    const presented = tokenFrom(c.req.header("authorization"));
+    const wait = ctx.limiter.take(presented ?? "");
     if (wait !== undefined) {
       throw new HttpError(
         429,
@@ -126,7 +133,7 @@ async function handleApi(
         { "retry-after": String(wait) },
       );
     }
-    const token = ctx.store.tokens.get(tokenFrom(raw) ?? "");
+    const token = ctx.store.tokens.get(presented ?? "");
     if (!token) {
       throw new HttpError(
         401,
@@ -150,15 +157,7 @@ async function handleApi(
         "this API token does not have webhooks enabled; use a token with webhooks enabled (webhooks: true in the seed)",
       );
     }
-    let body: unknown;
-    if (route.method === "POST") {
-      const text = await c.req.text();
-      try {
-        body = text.trim() === "" ? undefined : JSON.parse(text);
-      } catch {
-        throw new HttpError(400, "malformed_json", "the request body is not valid JSON; send a JSON object");
-      }
-    }
+    const body = route.method === "POST" ? parseJsonBody(await c.req.text()) : undefined;
     const params = c.req.param();
     const query = c.req.query();
     const control = controlCharacterIn(body) ?? controlCharacterIn({ ...params, ...query });

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
-import { DEFAULT_PORT, DEMO_TOKEN, startSandbox } from "./index";
+import { hostnameOf, isLoopback } from "../provider/api/loopback";
+import { ADMIN_TOKEN_HEADER, DEFAULT_PORT, DEMO_TOKEN, startSandbox } from "./index";
 
-const USAGE = `usage: service-sandbox [--port <n>, default ${DEFAULT_PORT}; 0 picks a free one] [--host 127.0.0.1] [--seed <file.json>] [--serve-dir <folder>]`;
+const USAGE = `usage: service-sandbox [--port <n>, default ${DEFAULT_PORT}; 0 picks a free one] [--host 127.0.0.1; beyond loopback the admin routes need a token, printed at start or set in SERVICE_SANDBOX_ADMIN_TOKEN] [--seed <file.json>] [--serve-dir <folder>]`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -35,6 +36,13 @@ async function main(): Promise<void> {
     process.stdout.write(`demo organization "demo"; API token: ${DEMO_TOKEN}\n`);
   }
   process.stdout.write(`admin routes: ${sandbox.url}/_sandbox\n`);
+  if (!isLoopback(hostnameOf(values.host))) {
+    process.stderr.write(
+      `warning: listening beyond loopback on ${values.host}: anyone who can reach this port can call the API with a seeded token, and the admin routes (/_sandbox/*) answer only requests with the header ${ADMIN_TOKEN_HEADER}: <admin token>\n`,
+    );
+  }
+  // Printed only when made up here; a token set by option or environment is the caller's to know.
+  if (sandbox.adminTokenGenerated) process.stdout.write(`admin token: ${sandbox.adminToken}\n`);
   const stop = () => {
     void sandbox.close().then(() => process.exit(0));
   };

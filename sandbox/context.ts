@@ -1,8 +1,10 @@
 import type { HttpBindings } from "@hono/node-server";
 import type { z } from "zod";
+import { readableIssue } from "../provider/api/issues";
 import type { Language } from "../provider/api/languages";
 import { formatPath } from "../provider/api/rules";
 import type { ApiVersion } from "../provider/api/versions";
+import type { AdminAccess } from "./admin-guard";
 import type { AppUsers } from "./app-users";
 import type { SandboxClock } from "./clock";
 import type { Deliverer } from "./deliveries";
@@ -32,6 +34,8 @@ export interface SandboxContext {
   readonly signer: Signer;
   readonly images: ImageUrls;
   readonly appUsers: AppUsers;
+  /** Who may use the admin routes: the admin token, if any, and the host the sandbox serves. */
+  readonly admin: AdminAccess;
 }
 
 /** One API request after the common checks: who calls, in which generation and language, with what. */
@@ -53,7 +57,7 @@ export type ApiHandler = (call: ApiCall, ctx: SandboxContext) => unknown | Promi
 
 /** Validates a request body, answering 400 (or `status`) with every field at fault. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, status = 400): z.output<S> {
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(value, { error: readableIssue });
   if (parsed.success) return parsed.data;
   const fields = parsed.error.issues.map((issue) => ({
     field: formatPath(issue.path) || "(body)",

@@ -1,7 +1,9 @@
+import { hostnameOf } from "../provider/api/loopback";
+import { ConfigurationError } from "../provider/errors/base";
 import { createSandboxApp } from "./app";
 import { AppUsers } from "./app-users";
 import { realClock, type SandboxClock } from "./clock";
-import type { SandboxContext, SandboxEnv } from "./context";
+import { parseWith, type SandboxContext, type SandboxEnv } from "./context";
 import { Deliverer, type DeliveryAttempt } from "./deliveries";
 import { DEMO_SEED } from "./demo";
 import { FaultSpec as FaultSchema, FaultTable } from "./faults";
@@ -24,6 +26,17 @@ export interface SandboxAppOptions {
   readonly clock?: SandboxClock;
   /** A folder served at /_sandbox/origin/, usable as a `hosts` origin. */
   readonly serveDir?: string;
+  /**
+   * The host the sandbox is served as. `startSandbox` listens on it (loopback, 127.0.0.1, by default); the
+   * admin routes answer requests addressed to it as well as to loopback names and addresses.
+   */
+  readonly host?: string;
+  /**
+   * A token every admin request (`/_sandbox/*` but the image URLs) must carry in the
+   * `x-sandbox-admin-token` header; at least 16 characters. `startSandbox` makes one up when it listens
+   * beyond loopback and none is given (nor SERVICE_SANDBOX_ADMIN_TOKEN).
+   */
+  readonly adminToken?: string;
 }
 
 /** The controls a test or demo drives a sandbox with, besides its HTTP API. */
@@ -61,6 +74,25 @@ export interface SandboxApp extends SandboxControls {
   stop(): void;
 }
 
+/** The shortest admin token accepted: it stands between the network and every organization's state. */
+const MIN_ADMIN_TOKEN_LENGTH = 16;
+
+function checkAdminToken(token: string | undefined): string | undefined {
+  if (token === undefined) return undefined;
+  if (typeof token !== "string" || token.length < MIN_ADMIN_TOKEN_LENGTH || /\s/.test(token)) {
+    throw new ConfigurationError(
+      `The sandbox's adminToken must be a string of at least ${MIN_ADMIN_TOKEN_LENGTH} characters without whitespace: set adminToken (or SERVICE_SANDBOX_ADMIN_TOKEN) to a long random value, or leave it unset on loopback.`,
+    );
+  }
+  return token;
+}
+
+/** The served host as the Host header names it; none for a wildcard address, which no request is sent to. */
+function servedHost(host: string | undefined): string | undefined {
+  const hostname = host === undefined ? undefined : hostnameOf(host);
+  return hostname === "0.0.0.0" || hostname === "[::]" ? undefined : hostname;
+}
+
 function resolveSeed(seed: SandboxAppOptions["seed"]): Shapes.Seed {
   if (typeof seed === "string") return loadSeedFile(seed);
   return Seed.parse(seed ?? DEMO_SEED);
@@ -89,6 +121,7 @@ export function createSandbox(options: SandboxAppOptions = {}): SandboxApp {
     signer,
     images: new ImageUrls(signer, clock),
     appUsers: new AppUsers(store.users),
+    admin: { adminToken: checkAdminToken(options.adminToken), servedHost: servedHost(options.host) },
   };
   const app = createSandboxApp(ctx);
   return {
@@ -100,7 +133,7 @@ export function createSandbox(options: SandboxAppOptions = {}): SandboxApp {
     deliveries: () => ctx.deliverer.attempts,
     deliveriesIdle: () => ctx.deliverer.idle(),
     // The same checks as POST /_sandbox/faults: an impossible fault is refused, not silently inert.
-    addFault: (fault) => ctx.faults.add(FaultSchema.parse(fault)),
+    addFault: (fault) => ctx.faults.add(parseWith(FaultSchema, fault)),
     upsertSession: (input) => {
       const s = upsertSession(ctx, input);
       return { serviceId: s.serviceId, updateCounter: s.updateCounter };

@@ -1,11 +1,13 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { DEFAULT_BASE_URL } from "../provider/client/config";
+import { ADMIN_TOKEN_HEADER } from "./admin-guard";
+import { ADMIN_TOKEN_ENV, resolveAdminToken } from "./admin-token";
 import { ManualClock, realClock, type SandboxClock } from "./clock";
-
 import { createSandbox, type SandboxApp, type SandboxAppOptions, type SandboxControls } from "./create";
 import { type DeliveryAttempt, signatureFor } from "./deliveries";
 import { DEMO_SEED, DEMO_TOKEN } from "./demo";
+import { MAX_BODY_BYTES, MAX_JSON_NESTING } from "./request-body";
 import type {
   FaultSpec,
   RequestRecord,
@@ -30,7 +32,18 @@ export type {
   SessionUpsert,
   Settings,
 };
-export { createSandbox, DEMO_SEED, DEMO_TOKEN, ManualClock, realClock, signatureFor };
+export {
+  ADMIN_TOKEN_ENV,
+  ADMIN_TOKEN_HEADER,
+  createSandbox,
+  DEMO_SEED,
+  DEMO_TOKEN,
+  MAX_BODY_BYTES,
+  MAX_JSON_NESTING,
+  ManualClock,
+  realClock,
+  signatureFor,
+};
 
 /** The port the bin listens on without `--port`: the one of the client's default base URL (8787). */
 export const DEFAULT_PORT = Number(new URL(DEFAULT_BASE_URL).port);
@@ -39,8 +52,6 @@ export const DEFAULT_PORT = Number(new URL(DEFAULT_BASE_URL).port);
 export interface SandboxOptions extends SandboxAppOptions {
   /** The port to listen on; 0 (the default) picks a free one. */
   readonly port?: number;
-  /** The address to listen on; loopback (127.0.0.1) by default. */
-  readonly host?: string;
 }
 
 /** A listening sandbox. */
@@ -49,6 +60,13 @@ export interface Sandbox extends SandboxControls {
   readonly url: string;
   /** The port it listens on (the one picked when asked for 0). */
   readonly port: number;
+  /**
+   * The token the admin routes require in the `x-sandbox-admin-token` header, or undefined when they
+   * require none (on loopback, unless one was set). A secret: print it only to whoever started the sandbox.
+   */
+  readonly adminToken: string | undefined;
+  /** True when `adminToken` was made up at start (listening beyond loopback with none given). */
+  readonly adminTokenGenerated: boolean;
   /** Stops listening, drops open connections and cancels scheduled delivery retries. */
   close(): Promise<void>;
 }
@@ -93,11 +111,13 @@ function listen(
 /**
  * Starts the emulator on loopback (a thin wrapper around `createSandbox`). Port 0 (the default) picks a
  * free port. Rejects with a `SandboxListenError`, whose message is one line fit to print, when the port
- * is taken.
+ * is taken. Told to listen beyond loopback (`host: "0.0.0.0"`), it requires an admin token on the admin
+ * routes: `adminToken`, else SERVICE_SANDBOX_ADMIN_TOKEN, else one made up and returned as `adminToken`.
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const app = createSandbox(options);
   const host = options.host ?? "127.0.0.1";
+  const { adminToken, generated } = resolveAdminToken(host, options.adminToken);
+  const app = createSandbox({ ...options, host, adminToken });
   const { server, port } = await listen(app, host, options.port ?? 0);
   const urlHost = host.includes(":") ? `[${host}]` : host;
   const { fetch: _fetch, stop, ...controls } = app;
@@ -105,6 +125,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ...controls,
     url: `http://${urlHost}:${port}`,
     port,
+    adminToken,
+    adminTokenGenerated: generated,
     close: () =>
       new Promise<void>((resolve) => {
         stop();

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { SESSION_KINDS, type SessionKind } from "../provider/api/kinds";
 import { DEFAULT_LANGUAGE } from "../provider/api/languages";
 import { exactlyInput } from "../provider/api/shapes";
-import type { SandboxContext } from "./context";
+import { parseWith, type SandboxContext } from "./context";
 import { matches } from "./deliveries";
 import { timestamp } from "./display";
 import { invalid } from "./http-errors";
@@ -102,7 +102,7 @@ function clearReplacedDisplays(patch: Record<string, unknown>): Record<string, u
 
 /** Creates or changes a session, then delivers it to every matching active webhook of its organization. */
 export function upsertSession(ctx: SandboxContext, input: SessionUpsertShape): SessionRecord {
-  const request = SessionUpsert.parse(input);
+  const request = parseWith(SessionUpsert, input);
   const users = ctx.store.users.get(request.organization);
   if (!users) {
     throw invalid(

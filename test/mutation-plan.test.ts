@@ -12,11 +12,11 @@ import {
 import { Domain, Owner, Webhook } from "../provider/api/schemas";
 import type { Webhook as ListedWebhook } from "../provider/api/shapes";
 import { controlCharacterProblem, safeString } from "../provider/api/text";
+import { KeyedLock } from "../provider/context/keyed-lock";
 import { ProcessContext, processContext, setProcessContext } from "../provider/context/process";
 import * as registrationPlan from "../provider/domain/registration-plan";
 import * as verificationPlan from "../provider/domain/verification-plan";
 import { clientFor } from "../provider/runtime/clients";
-import { KeyedLock } from "../provider/runtime/keyed-lock";
 import { credentialsHash } from "../provider/runtime/ownership";
 import { hashSecret, secretMatches } from "../provider/runtime/secret-hash";
 import { configureFromStack } from "../provider/runtime/stack-config";

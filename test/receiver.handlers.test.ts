@@ -14,6 +14,7 @@ import {
   type ReceiverFailure,
   receiveDelivery,
 } from "../provider/receiver/index";
+import { fingerprintItem } from "./helpers/delivery-items";
 import { SECRET } from "./helpers/fixtures";
 
 // The declared event and result stay compatible with @types/aws-lambda, which users' code passes in.
@@ -24,14 +25,7 @@ void [_event, _result];
 const sign = (body: string, secret = SECRET) =>
   `SHA256:${createHmac("sha256", secret).update(body).digest("base64")}`;
 
-const item = (service_id: string, update_counter: number) => ({
-  service_id,
-  activity: { name: "fingerprint", mode: "register", form_factor: "microscopic" },
-  owner: { organization: { name: "acme" }, user: { username: "acme-alice" } },
-  status: { flag: null, result: { id: "registered", display: "Registered", final: true }, retake: null },
-  text_fields: { customer_item_id: `order-${service_id}` },
-  update_counter,
-});
+const item = fingerprintItem;
 
 const delivery = (...items: ReturnType<typeof item>[]) =>
   JSON.stringify({ channel: "default", item_count: items.length, items, webhook_uuid: "w-1" });
@@ -140,7 +134,9 @@ describe("receiveDelivery", () => {
       const { onFailure: _, ...options } = recorder().options;
       const raw = delivery(item("a", 1));
       await receiveDelivery(raw, "SHA256:", options);
-      expect(spy).toHaveBeenCalledWith(expect.stringMatching(/^Refused a webhook delivery: .*not a base64/));
+      expect(spy).toHaveBeenCalledWith(
+        expect.stringMatching(/^Refused a webhook delivery: .*not the canonical base64/),
+      );
     } finally {
       spy.mockRestore();
     }

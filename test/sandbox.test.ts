@@ -562,6 +562,7 @@ describe("faults", () => {
     await registerDomain();
     await fetch(`${sandbox.url}/_sandbox/faults`, {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ method: "POST", path: "/v2/webhooks", drop: true }),
     });
     await expect(api("POST", "/v2/webhooks", { body: hookBody() })).rejects.toThrow();
@@ -573,12 +574,14 @@ describe("faults", () => {
     await registerDomain();
     await fetch(`${sandbox.url}/_sandbox/faults`, {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ method: "POST", path: "/v2/webhooks", status: 503, apply: true }),
     });
     expect((await api("POST", "/v2/webhooks", { body: hookBody() })).status).toBe(503);
     expect((await api("POST", "/v2/search/webhooks", { body: {} })).json.items).toHaveLength(1);
     const refused = await fetch(`${sandbox.url}/_sandbox/faults`, {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ method: "POST", path: "/v2/webhooks", apply: true }),
     });
     expect(refused.status).toBe(400);

@@ -14,11 +14,28 @@ export const FILTER_KEYS = ["activity.name", "activity.form_factor", "owner.user
 
 const HOST_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
-/** A bare hostname: no scheme, port, path or trailing dot or slash; at least two labels. */
+/**
+ * A last label that is a number in any spelling the URL standard reads (decimal, octal with a leading 0,
+ * hex with 0x, even a bare 0x): a URL parser then reads the whole host as an IPv4 address, so that
+ * `0x7f.0x0.0x0.0x1`, `2130706433` and `0x0` all mean an IP address. No registered domain ends in one.
+ */
+const NUMERIC_LABEL = /(?:^|\.)(?:[0-9]+|0x[0-9a-f]*)$/i;
+
+/** Why `host` is an IP literal (IPv4 in any spelling, or a bracketed IPv6), or undefined when it is not. */
+function ipLiteralProblem(host: string): string | undefined {
+  if (host.startsWith("[") || NUMERIC_LABEL.test(host)) {
+    return "must be a registered domain name, not an IP address (in any spelling: a last label that is a number, decimal or 0x hex, makes the whole host an IPv4 address)";
+  }
+  return undefined;
+}
+
+/** A bare hostname: no scheme, port, path or trailing dot or slash; at least two labels; not an IP address. */
 export function hostnameProblem(value: string): string | undefined {
   if (value.length === 0) return "must not be empty";
   const control = controlCharacterProblem(value);
   if (control) return control;
+  const ip = ipLiteralProblem(value);
+  if (ip) return ip;
   if (/[/:?#@\s]/.test(value)) return "must be a bare hostname, without scheme, port, path or trailing slash";
   if (value !== value.toLowerCase()) return "must be lower case";
   if (value.length > 253) return "must be at most 253 characters";

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { readableIssue } from "../api/issues";
 import { formatPath } from "../api/rules";
 import type { RequestInfo } from "../errors/base";
 import { type OptionProblem, RequestValidationError } from "./validation";
@@ -28,7 +29,7 @@ function optionProblem(path: readonly PropertyKey[], message: string): OptionPro
 
 /** Parses a wire body or query with the shared request schema, or throws RequestValidationError. */
 export function checkRequest<S extends z.ZodType>(schema: S, value: unknown, info: RequestInfo): z.output<S> {
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(value, { error: readableIssue });
   if (parsed.success) return parsed.data;
   throw new RequestValidationError(
     info,

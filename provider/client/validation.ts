@@ -1,3 +1,4 @@
+import { redact } from "../context/process";
 import type { FieldProblem } from "../errors/api";
 import { ConfigurationError, type RequestInfo } from "../errors/base";
 
@@ -25,7 +26,7 @@ export class RequestValidationError extends ConfigurationError {
     );
     this.method = info.method;
     this.route = info.route;
-    this.fields = fields.map(({ field, message }) => ({ field, message }));
+    this.fields = fields.map(({ field, message }) => ({ field: redact(field), message: redact(message) }));
   }
 }
 

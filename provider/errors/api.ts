@@ -37,7 +37,8 @@ export class ApiError extends ServiceError {
     this.status = fields.status;
     this.method = fields.method;
     this.route = fields.route;
-    this.requestId = fields.requestId;
+    // The answer's headers are the server's to fill: a request id is shown, so it is redacted like the body.
+    this.requestId = fields.requestId === undefined ? undefined : secrets.redact(fields.requestId);
     this.body = secrets.redactValue(fields.body);
     this.serviceMessage =
       fields.serviceMessage === undefined ? undefined : secrets.redact(fields.serviceMessage);

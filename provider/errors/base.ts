@@ -1,4 +1,4 @@
-import { redact } from "../context/process";
+import { processContext, redact } from "../context/process";
 
 /** The brand's key: registered, so that every copy of this module finds the same symbol. */
 const KINDS = Symbol.for("@service/pulumi:error-kinds");
@@ -65,7 +65,7 @@ export class ServiceError extends Error {
   declare readonly [KINDS]: readonly string[];
 
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
-    super(redact(message), options);
+    super(redact(message), options && { cause: redactedCause(options.cause) });
     this.code = code;
     this.name = new.target.name;
     const kinds: string[] = [];
@@ -83,6 +83,36 @@ export class ServiceError extends Error {
     const kind = (this as unknown as { kind: string }).kind;
     return Array.isArray(kinds) && kinds.includes(kind);
   }
+}
+
+/** How deep a cause chain is followed: far enough for undici's, and never forever on a cycle. */
+const MAX_CAUSE_DEPTH = 4;
+
+/**
+ * The cause an error keeps, with every secret this process has seen hidden: itself when nothing in it
+ * holds one (so that callers can still inspect the original), else a plain Error copy with the redacted
+ * message, stack, `code` and own members, and its own cause treated alike. util.inspect and JSON.stringify
+ * print a cause with the error, so a socket error that quoted a URL must not carry a token along.
+ */
+function redactedCause(cause: unknown, depth = 0): unknown {
+  if (!(cause instanceof Error) || cause instanceof ServiceError || depth >= MAX_CAUSE_DEPTH) {
+    return cause instanceof Error ? cause : processContext().secrets.redactValue(cause);
+  }
+  const { secrets } = processContext();
+  const inner = redactedCause(cause.cause, depth + 1);
+  const members = Object.fromEntries(Object.entries(cause));
+  const cleanMembers = secrets.redactValue(members);
+  const clean =
+    inner === cause.cause &&
+    secrets.redact(cause.message) === cause.message &&
+    secrets.redact(cause.stack ?? "") === (cause.stack ?? "") &&
+    JSON.stringify(cleanMembers) === JSON.stringify(members);
+  if (clean) return cause;
+  const copy = new Error(secrets.redact(cause.message), inner === undefined ? undefined : { cause: inner });
+  Object.assign(copy, cleanMembers);
+  copy.name = cause.name;
+  copy.stack = secrets.redact(cause.stack ?? "");
+  return copy;
 }
 
 /** No usable credentials or settings were found, or a value would address the wrong object. */

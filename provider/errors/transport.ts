@@ -1,3 +1,4 @@
+import { redact } from "../context/process";
 import { type RequestInfo, ServiceError } from "./base";
 
 /** The request could not be completed: it certainly was not applied, or it was safe to repeat. */
@@ -54,7 +55,7 @@ export class AmbiguousRequestError extends ServiceError {
     this.method = info.method;
     this.route = info.route;
     this.status = options.status;
-    this.detail = detail;
+    this.detail = redact(detail);
   }
 }
 

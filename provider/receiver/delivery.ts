@@ -5,6 +5,7 @@ import { type ApiVersion, isApiVersion } from "../api/versions";
 import { rememberSecret } from "../context/process";
 import { ConfigurationError } from "../errors/base";
 import { InvalidSignatureError, MalformedDeliveryError } from "../errors/receiver";
+import { checkSecrets } from "./secrets";
 import { verifySignature } from "./signature";
 
 /** A verified, parsed webhook delivery. */
@@ -89,6 +90,8 @@ function readItems<V extends ApiVersion>(
  * @param rawBody the request body exactly as received (a string or the bytes), never a parsed object.
  * @param signatureHeader the `Service-Signature` header.
  * @param secrets the secret key of every webhook that posts to this URL: one, or two during a rotation.
+ * @throws ConfigurationError (code `configuration`) when `secrets` is empty or holds a value that is not a
+ *   string of at least 16 characters; the message names its position, never its value.
  * @throws InvalidSignatureError (code `invalid_signature`) when no secret produced the signature.
  * @throws MalformedDeliveryError (code `malformed_delivery`) when the signed body is not a readable
  *   delivery of `options.apiVersion`: not JSON, not the envelope, an `item_count` that does not match
@@ -101,6 +104,7 @@ export function parseDelivery<V extends ApiVersion = "2.0">(
   options: ParseDeliveryOptions<V> = {},
 ): Delivery<V> {
   const version = checkApiVersion(options.apiVersion, "parseDelivery");
+  checkSecrets(secrets, "parseDelivery");
   for (const secret of secrets) rememberSecret(secret);
   if (typeof rawBody !== "string" && !(rawBody instanceof Uint8Array)) {
     throw new InvalidSignatureError(

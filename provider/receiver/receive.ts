@@ -5,6 +5,7 @@ import { ConfigurationError } from "../errors/base";
 import { InvalidSignatureError, MalformedDeliveryError } from "../errors/receiver";
 import { checkApiVersion, type Delivery, parseDelivery } from "./delivery";
 import { type CounterStore, UpdateCounterGuard } from "./ordering";
+import { checkSecrets } from "./secrets";
 
 /** A delivery the receiver refused or failed to process, as `onFailure` is told of it. */
 export interface ReceiverFailure {
@@ -49,16 +50,15 @@ export interface ReceiveResult {
   readonly skipped: number;
 }
 
-/** Checks the options a handler is created with, so that a missing secret fails at start-up, not per request. */
+/**
+ * Checks the options a handler is created with, so that a missing, empty or unset secret fails at
+ * start-up, not on every delivery.
+ */
 export function checkReceiverOptions<V extends ApiVersion>(
   options: ReceiverOptions<V>,
   caller: string,
 ): void {
-  if (!Array.isArray(options?.secrets) || options.secrets.length === 0) {
-    throw new ConfigurationError(
-      `${caller} needs at least one secret in options.secrets: the secret key of each webhook that posts to this URL.`,
-    );
-  }
+  checkSecrets(options?.secrets, caller);
   if (typeof options.handleItem !== "function" || typeof options.store?.get !== "function") {
     throw new ConfigurationError(
       `${caller} needs options.handleItem (a function) and options.store (a CounterStore, such as a MemoryCounterStore).`,
@@ -81,7 +81,9 @@ export function failureReporter<V extends ApiVersion>(
  *
  * Each item that is not stale is passed to `handleItem`, then its counter is recorded, in that order: the
  * store only ever holds counters of items processed, so a crash between the two leaves the item to be
- * processed again on redelivery, never lost. Processing stops at the first failure.
+ * processed again on redelivery, never lost. Processing stops at the first failure. Items of one session
+ * are handled one at a time (see `UpdateCounterGuard.process`), so an older one never overtakes a newer
+ * one in flight.
  */
 export async function receiveDelivery<V extends ApiVersion = "2.0">(
   rawBody: string | Uint8Array,
@@ -105,13 +107,8 @@ export async function receiveDelivery<V extends ApiVersion = "2.0">(
   let skipped = 0;
   for (const item of delivery.items) {
     try {
-      if (!(await guard.isFresh(item))) {
-        skipped += 1;
-        continue;
-      }
-      await options.handleItem(item, delivery);
-      await guard.record(item);
-      processed += 1;
+      if (await guard.process(item, () => options.handleItem(item, delivery))) processed += 1;
+      else skipped += 1;
     } catch (error) {
       const cause = error instanceof Error ? error.message : String(error);
       report({

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { checkSecrets } from "./secrets";
 
 /** The outcome of a signature check. */
 export type SignatureCheck =
@@ -17,6 +18,48 @@ export type SignatureCheck =
 
 const PREFIX = "SHA256:";
 
+/**
+ * The only spelling of a digest the header may carry: the canonical base64 of 32 bytes, 43 characters
+ * and one `=`. The last character before the padding holds 2 unused bits, which must be zero; a decoder
+ * ignores them, so without this rule four spellings would stand for one signature.
+ */
+const CANONICAL_DIGEST = /^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=$/;
+
+/** The digest a header carries, or why it is refused. Never quotes the header. */
+function parseSignatureHeader(header: string | null | undefined): { digest: Buffer } | { reason: string } {
+  if (!header) {
+    return {
+      reason:
+        "the Service-Signature header is missing: the request did not come from a Service webhook, or a proxy in front of the receiver dropped the header",
+    };
+  }
+  if (!header.startsWith(PREFIX)) {
+    return {
+      reason: `the Service-Signature header must start with ${PREFIX}: the request did not come from a Service webhook`,
+    };
+  }
+  const value = header.slice(PREFIX.length);
+  if (value.includes(",")) {
+    return {
+      reason:
+        "the Service-Signature header carries several values (it was sent more than once, or a proxy joined two); the service sends exactly one",
+    };
+  }
+  if (/\s/.test(value)) {
+    return {
+      reason:
+        "the Service-Signature value contains whitespace: the service sends SHA256: followed directly by 44 characters of base64",
+    };
+  }
+  if (!CANONICAL_DIGEST.test(value)) {
+    return {
+      reason:
+        "the Service-Signature value is not the canonical base64 of a SHA-256 digest (44 characters of A-Z, a-z, 0-9, + and /, ending in one =): the header was cut short or altered on the way",
+    };
+  }
+  return { digest: Buffer.from(value, "base64") };
+}
+
 const hmac = (secret: string, body: string | Uint8Array) =>
   createHmac("sha256", secret).update(body).digest();
 
@@ -32,33 +75,10 @@ export function verifySignature(
   header: string | null | undefined,
   secrets: readonly string[],
 ): SignatureCheck {
-  if (!header) {
-    return {
-      valid: false,
-      reason:
-        "the Service-Signature header is missing: the request did not come from a Service webhook, or a proxy in front of the receiver dropped the header",
-    };
-  }
-  if (!header.startsWith(PREFIX)) {
-    return {
-      valid: false,
-      reason: `the Service-Signature header must start with ${PREFIX}: the request did not come from a Service webhook`,
-    };
-  }
-  const given = Buffer.from(header.slice(PREFIX.length).trim(), "base64");
-  if (given.length !== 32) {
-    return {
-      valid: false,
-      reason:
-        "the Service-Signature value is not a base64 SHA-256 digest: the header was cut short or altered on the way",
-    };
-  }
-  if (secrets.length === 0) {
-    return {
-      valid: false,
-      reason: "no secret to check against: configure the secret key of every webhook that posts to this URL",
-    };
-  }
+  checkSecrets(secrets, "verifySignature");
+  const parsed = parseSignatureHeader(header);
+  if ("reason" in parsed) return { valid: false, reason: parsed.reason };
+  const given = parsed.digest;
   let match = -1;
   // Every secret is checked, matched or not, so timing does not reveal which one matched.
   secrets.forEach((secret, i) => {

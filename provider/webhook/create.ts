@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto";
 import { MAX_ACTIVE_WEBHOOKS } from "../api/limits";
 import type { Webhook } from "../api/shapes";
 import type { ServiceClient } from "../client/client";
+import { KeyedLock } from "../context/keyed-lock";
 import { contextKey, processContext } from "../context/process";
 import { ConflictError, InvalidRequestError } from "../errors/api";
 import { LifecycleError, PendingCreateError } from "../errors/lifecycle";
 import { AmbiguousRequestError } from "../errors/transport";
 import { clientFor, credentialKey } from "../runtime/clients";
-import { KeyedLock } from "../runtime/keyed-lock";
 import { activeWebhooks, forgetWebhooks, registeredDomains } from "../runtime/listings";
 import { claim, claimedUuids, clearPending, notePending } from "./claims";
 import {

@@ -4,7 +4,7 @@ import type { Hono } from "hono";
 import type { SandboxContext, SandboxEnv } from "../context";
 import { parseWith } from "../context";
 import { FaultSpec } from "../faults";
-import { HttpError } from "../http-errors";
+import { parseJsonBody } from "../request-body";
 import { SessionUpsert, upsertSession } from "../sessions";
 
 /** The admin routes and what each does, as `GET /_sandbox` and the 404 answer list them. */
@@ -25,19 +25,14 @@ export const ADMIN_ROUTES = {
   "POST /_sandbox/origin/*": "with --serve-dir: accept a delivery with 200 (a stand-in receiver)",
 } as const;
 
-async function jsonBody(text: string): Promise<unknown> {
-  try {
-    return text === "" ? {} : JSON.parse(text);
-  } catch {
-    throw new HttpError(400, "malformed_json", "the body is not valid JSON");
-  }
-}
+/** An admin request's JSON body; a blank one reads as `{}`. */
+const jsonBody = (text: string): unknown => parseJsonBody(text) ?? {};
 
 /** Test and demo controls. They take no API token: the sandbox only ever listens on loopback. */
 export function mountAdmin(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   app.get("/_sandbox", (c) => c.json({ routes: ADMIN_ROUTES }));
   app.post("/_sandbox/sessions", async (c) => {
-    const body = parseWith(SessionUpsert, await jsonBody(await c.req.text()));
+    const body = parseWith(SessionUpsert, jsonBody(await c.req.text()));
     const session = upsertSession(ctx, body);
     return c.json({
       service_id: session.serviceId,
@@ -56,7 +51,7 @@ export function mountAdmin(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     }),
   );
   app.post("/_sandbox/faults", async (c) => {
-    ctx.faults.add(parseWith(FaultSpec, await jsonBody(await c.req.text())));
+    ctx.faults.add(parseWith(FaultSpec, jsonBody(await c.req.text())));
     return c.json({ status: "ok" });
   });
   app.delete("/_sandbox/faults", (c) => {

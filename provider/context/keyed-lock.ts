@@ -2,6 +2,7 @@
  * Runs tasks that share a key one after another, and tasks with different keys side by side. Two Webhook
  * resources with the same endpoint, channel and filters are indistinguishable to the service, so their
  * creates must not overlap: a lost answer to one could otherwise be reconciled onto the other's webhook.
+ * A receiver handles the items of one session one at a time, so a stale one cannot overtake a newer one.
  */
 export class KeyedLock {
   private readonly tails = new Map<string, Promise<unknown>>();

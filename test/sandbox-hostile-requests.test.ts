@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { ROUTES } from "../provider/api/routes";
+import { ServiceClient } from "../provider/client/index";
+import { MAX_BODY_BYTES } from "../sandbox/index";
+import { HOOKS_TOKEN } from "./helpers/fixtures";
+import { usePlainSandbox } from "./helpers/plain-sandbox";
+
+/**
+ * Regression (issue 18, items 5 and 8): hostile bodies sent to every POST route are answered with the
+ * status the spec gives (400, or 413 over the size limit), never 500, and in field-named sentences rather
+ * than zod's wording ("Invalid option: expected one of …", "(body) Invalid input: expected object,
+ * received array").
+ */
+const plain = usePlainSandbox();
+
+const RAW_ZOD = /Invalid (input|option)|Too (big|small)|Unrecognized key|expected \w+, received/;
+
+const HOSTILE: readonly [string, string, number][] = [
+  ["an array", "[]", 400],
+  ["a string", '"text"', 400],
+  ["a number", "42", 400],
+  ["null members", '{"endpoint":null,"secret_key":null,"filters":null,"domain_name":null,"limit":null}', 400],
+  [
+    "members of the wrong type",
+    '{"endpoint":[],"secret_key":7,"filters":{},"limit":"x","cursor":5,"filters2":1}',
+    400,
+  ],
+  ["invalid JSON", '{"a":', 400],
+  ["a 20,000-deep array", `${"[".repeat(20_000)}${"]".repeat(20_000)}`, 400],
+  [
+    "a control character",
+    '{"domain_name":"a\\u0000.example","endpoint":{"type":"url","value":"https://x.example/\\r\\n"}}',
+    400,
+  ],
+  ["a body over the limit", " ".repeat(MAX_BODY_BYTES + 1), 413],
+];
+
+const POST_ROUTES = Object.values(ROUTES)
+  .filter((r) => r.method === "POST" && !r.path.includes("{"))
+  .map((r) => ({ path: r.path, version: r.accepts[0]! }));
+const ADMIN_POSTS = ["/_sandbox/sessions", "/_sandbox/faults"];
+
+describe("hostile request bodies", () => {
+  it.each(HOSTILE)(
+    "%s: every POST route answers as the spec says, never 500",
+    async (_name, rawBody, expected) => {
+      const statuses: string[] = [];
+      for (const { path, version } of POST_ROUTES) {
+        const response = await plain.api("POST", path, { rawBody, version });
+        // A search route reads a body that is not an object as no filters at all; anything but 500 is allowed
+        // there for the shapes it tolerates, and the size and nesting limits hold everywhere.
+        statuses.push(`${path} ${response.status}`);
+        expect(response.status, path).not.toBe(500);
+        if (expected === 413 || rawBody.startsWith("[[[") || rawBody.startsWith('{"a":')) {
+          expect(response.status, path).toBe(expected);
+        }
+        expect(JSON.stringify(response.json), path).not.toMatch(RAW_ZOD);
+      }
+      for (const path of ADMIN_POSTS) {
+        const response = await plain.api("POST", path, { rawBody });
+        expect(response.status, path).toBe(expected);
+        expect(JSON.stringify(response.json), path).not.toMatch(RAW_ZOD);
+      }
+      expect(statuses).toHaveLength(POST_ROUTES.length);
+    },
+  );
+});
+
+describe("readable sandbox errors", () => {
+  it("names an enum's values in a sentence", async () => {
+    const response = await plain.api("POST", "/_sandbox/faults", {
+      body: { method: "PUT", path: "/v1/health" },
+    });
+    expect(response.status).toBe(400);
+    expect(response.json.error.message).toBe('invalid parameters: method must be one of "GET", "POST"');
+  });
+
+  it("says what the body must be when it is an array", async () => {
+    const response = await plain.api("POST", "/v2/webhooks", { body: [] });
+    expect(response.json.error.message).toBe("invalid parameters: (body) must be an object, not an array");
+    expect(response.json.error.fields).toEqual([
+      { field: "(body)", message: "must be an object, not an array" },
+    ]);
+  });
+
+  it("says which members are missing", async () => {
+    const response = await plain.api("POST", "/v2/webhooks", { body: {} });
+    expect(response.json.error.message).toBe(
+      "invalid parameters: endpoint is required; secret_key is required; filters is required",
+    );
+  });
+
+  it("words types and bounds", async () => {
+    const response = await plain.api("POST", "/_sandbox/faults", {
+      body: { method: "GET", path: "/v1/health", count: 0, delayMs: "soon" },
+    });
+    expect(response.json.error.message).not.toMatch(RAW_ZOD);
+    expect(response.json.error.message).toMatch(/delayMs must be a number, not a string/);
+  });
+
+  it("does the same for the programmatic controls", () => {
+    expect(() => plain.sandbox.addFault({ method: "PUT" as "GET", path: "/v1/health" })).toThrow(
+      'invalid parameters: method must be one of "GET", "POST"',
+    );
+    expect(() =>
+      plain.sandbox.upsertSession({ organization: "acme", kind: "other" as "authentication" }),
+    ).toThrow('invalid parameters: kind must be one of "authentication", "fingerprint"');
+  });
+
+  it("matches the sentences the client gives before sending", async () => {
+    const client = new ServiceClient({
+      token: HOOKS_TOKEN,
+      baseUrl: plain.sandbox.url,
+      rateLimitPerSecond: 0,
+    });
+    await expect(client.authorizeUser({} as never)).rejects.toThrow(
+      "uniqueUserId (unique_user_id) is required; email is required",
+    );
+    await expect(client.searchAuthentications({ filters: [{ key: 5 }] } as never)).rejects.toThrow(
+      "filters[0].key must be a string, not a number",
+    );
+  });
+});
