@@ -522,16 +522,22 @@ describe("on a Node.js older than 22.19", () => {
   });
 
   it.skipIf(!oldNode)(
-    "a create that could not even load the HTTP client is reported as never sent (regression)",
+    "a client constructed on an old Node throws ConfigurationError at once, naming both versions and how to get Node",
     () => {
+      // Before this, the client constructed fine and its first request failed as a ConnectionError.
       const script = `
-      const { ServiceClient, AmbiguousRequestError } = require(${JSON.stringify(join(__dirname, "../dist/provider/client/index.js"))});
-      new ServiceClient({ token: "t-0123456789", baseUrl: "http://127.0.0.1:9", rateLimitPerSecond: 0, retry: { maxAttempts: 1 } })
-        .createWebhook({ endpoint: { type: "url", value: "https://h.example.com/e" }, secret_key: "x".repeat(20), filters: [] })
-        .then(() => console.log("sent"), (e) => console.log(JSON.stringify({ name: e.name, ambiguous: e instanceof AmbiguousRequestError, message: e.message })));`;
+      const { ServiceClient, ConfigurationError } = require(${JSON.stringify(join(__dirname, "../dist/provider/client/index.js"))});
+      try {
+        new ServiceClient({ token: "t-0123456789" });
+        console.log(JSON.stringify({ constructed: true }));
+      } catch (e) {
+        console.log(JSON.stringify({ configuration: e instanceof ConfigurationError, code: e.code, message: e.message }));
+      }`;
       const out = JSON.parse(execFileSync(oldNode!, ["-e", script], { encoding: "utf8" }));
-      expect(out).toMatchObject({ name: "ConnectionError", ambiguous: false });
-      expect(out.message).toMatch(/HTTP client could not load/);
+      expect(out).toMatchObject({ configuration: true, code: "configuration" });
+      expect(out.message).toMatch(
+        /^ServiceClient needs Node\.js 22\.19 or later .* runs Node\.js \d+\.\d+\.\d+ .*Install Node\.js 24 LTS/,
+      );
     },
   );
 });

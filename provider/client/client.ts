@@ -26,8 +26,9 @@ import type { Domain, DomainRegistrationStart, StatusOk, Webhook, WebhookCreateB
 import { type ApiVersion, VERSION_TRAITS } from "../api/versions";
 import { contextKey, processContext, rememberSecret } from "../context/process";
 import { errorFromResponse } from "../errors/api";
-import type { RequestInfo, ServiceError } from "../errors/base";
+import { ConfigurationError, type RequestInfo, type ServiceError } from "../errors/base";
 import { AmbiguousRequestError, ConnectionError, TimeoutError } from "../errors/transport";
+import { isUnsupportedNode, nodeTooOld } from "../node-version";
 import { headerValue, parseAnswer, parseLoose } from "./answer";
 import { type Call, type Requester, routeInfo } from "./call";
 import { checkRequest } from "./check";
@@ -64,7 +65,17 @@ export class ServiceClient {
   /** What the per-area modules (sessions.ts, integrations.ts) send through: this client's `call`. */
   private readonly api: Requester;
 
+  /**
+   * @throws ConfigurationError on a Node.js older than 22.19, whose HTTP stack cannot load, or when a
+   * setting is missing or malformed.
+   */
   constructor(options: ClientOptions = {}) {
+    // At once, rather than as a connection failure at the first request.
+    if (isUnsupportedNode()) {
+      throw new ConfigurationError(
+        `${nodeTooOld("ServiceClient")} Install Node.js 24 LTS (https://nodejs.org/en/download, or \`nvm install 24\`) and run this program with it.`,
+      );
+    }
     this.options = resolveOptions(options);
     const { baseUrl, token, rateLimitPerSecond } = this.options;
     this.limiter =
