@@ -19,7 +19,7 @@ export const ADMIN_ROUTES = {
   "GET /_sandbox/images/:service_id/:name":
     "the images item answers link to: 200 while the URL is unexpired, 410 once expired, 403 if altered",
   "POST /_sandbox/faults":
-    "arm a fault for the next N matching requests: {method, path, count?, status?, apply?, retryAfter?, delayMs?, drop?}",
+    "arm a fault for the next N matching API requests: {method, path, count?, status?, apply?, retryAfter?, delayMs?, drop?}; path is a request path with the route's {parameters} filled in, or a prefix ending in *",
   "DELETE /_sandbox/faults": "disarm every fault",
   "GET /_sandbox/origin/*": "with --serve-dir: serve that folder (a stand-in webhook host)",
   "POST /_sandbox/origin/*": "with --serve-dir: accept a delivery with 200 (a stand-in receiver)",
