@@ -1,8 +1,10 @@
 import { resolve } from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
 import type { Hono } from "hono";
+import { negotiateLanguage } from "../accept-language";
 import type { SandboxContext, SandboxEnv } from "../context";
 import { parseWith } from "../context";
+import { localize } from "../display";
 import { FaultSpec } from "../faults";
 import { HttpError } from "../http-errors";
 import { SessionUpsert, upsertSession } from "../sessions";
@@ -42,7 +44,9 @@ export function mountAdmin(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     return c.json({
       service_id: session.serviceId,
       update_counter: session.updateCounter,
-      item: session.item,
+      // Displays as the API and deliveries show them (the stored item keeps bare ids, such as
+      // "sandbox-brand", which no caller of the service ever sees).
+      item: localize(session.item, negotiateLanguage(c.req.header("accept-language"))),
     });
   });
   app.get("/_sandbox/deliveries", (c) => c.json({ deliveries: ctx.deliverer.attempts }));
