@@ -31,7 +31,7 @@ export const Settings = exactly<Shapes.Settings>()(
 const EXAMPLE_ORGANIZATION = '{"name": "acme", "tokens": [{"token": "acme-token", "webhooks": true}]}';
 
 /** What a sandbox starts with: organizations, their users and tokens, stand-in hosts and settings. */
-export const Seed = exactlyInput<Shapes.SeedInput>()(
+const Seed = exactlyInput<Shapes.SeedInput>()(
   exactly<Shapes.Seed>()(
     z.object({
       organizations: z
