@@ -211,6 +211,8 @@ describe("errors", () => {
     const missing = await failure(c.getWebhook("00000000-0000-0000-0000-000000000000"));
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing.message).toMatch(/does not exist or belongs to another organization/);
+    // Regression: the sandbox's explanation said the same, and the message gave the cause twice.
+    expect(missing.message.match(/does not exist/g)).toHaveLength(1);
     expect((missing as NotFoundError).route).toBe("/v2/webhooks/{webhook_uuid}");
 
     const stranger = {
@@ -235,7 +237,7 @@ describe("errors", () => {
   it("says the API token is missing or refused, with every word of the advice intact (regression)", async () => {
     const error = await failure(client({ token: "wrong-token-123456" }).health());
     expect(error.message).toContain("The API token is missing or was refused");
-    expect(error.message).toContain("pulumi config set --secret service:token <token>");
+    expect(error.message).toContain("the client's `token` option (or SERVICE_API_TOKEN)");
     expect(error.message).not.toContain("[REDACTED]");
   });
 
@@ -268,7 +270,10 @@ describe("errors", () => {
       );
       if (error instanceof ConnectionError) {
         expect(error.message).toMatch(/defaulted to the local sandbox at http:\/\/127\.0\.0\.1:8787/);
-        expect(error.message).toMatch(/pulumi config set service:baseUrl/);
+        // A plain client's user has the package installed: `npm run sandbox` exists only in a clone.
+        expect(error.message).toContain("start the sandbox with `npx service-sandbox`");
+        expect(error.message).toContain("the client's `baseUrl` option");
+        expect(error.message).not.toContain("pulumi config");
       }
     } finally {
       process.env = saved;

@@ -440,9 +440,12 @@ describe("resolveOptions", () => {
     ).toMatchObject({ timeoutMs: 9_000, rateLimitPerSecond: 3 });
   });
 
-  it("says how to set a missing token", () => {
+  it("says how to set a missing token, in the terms of where the client was made", () => {
     expect(() => resolveOptions({}, env({}))).toThrow(
-      "No API token: set it with `pulumi config set --secret service:token <token>`, pass connection.token (or the client's token option), or set SERVICE_API_TOKEN.",
+      "No API token was given: set one with the client's `token` option (or SERVICE_API_TOKEN).",
+    );
+    expect(() => resolveOptions({ advice: "pulumi" }, env({}))).toThrow(
+      "No API token was given: set one with `pulumi config set --secret service:token <token>` (or the resource's `connection.token`).",
     );
   });
 

@@ -25,6 +25,7 @@ import type {
 import type { Domain, DomainRegistrationStart, StatusOk, Webhook, WebhookCreateBody } from "../api/shapes";
 import { type ApiVersion, VERSION_TRAITS } from "../api/versions";
 import { contextKey, processContext, rememberSecret } from "../context/process";
+import { START_SANDBOX } from "../errors/advice";
 import { errorFromResponse } from "../errors/api";
 import { ConfigurationError, type RequestInfo, type ServiceError } from "../errors/base";
 import { AmbiguousRequestError, ConnectionError, TimeoutError } from "../errors/transport";
@@ -32,7 +33,7 @@ import { isUnsupportedNode, nodeTooOld } from "../node-version";
 import { headerValue, parseAnswer, parseLoose } from "./answer";
 import { type Call, type Requester, routeInfo } from "./call";
 import { checkRequest } from "./check";
-import { type ClientOptions, ENV, type ResolvedOptions, resolveOptions } from "./config";
+import { type ClientOptions, type ResolvedOptions, resolveOptions } from "./config";
 import * as Integrations from "./integrations";
 import { type RateLimiter, sharedLimiter } from "./limiter";
 import { type Page, type PageRequest, paginate } from "./pagination";
@@ -354,7 +355,13 @@ export class ServiceClient {
         );
         if (res.status >= 200 && res.status < 300) return parseAnswer(info, res.text, call.schema);
         const requestId = headerValue(res.headers["x-request-id"] ?? res.headers["request-id"]);
-        const answer = { ...info, status: res.status, requestId, body: parseLoose(res.text) };
+        const answer = {
+          ...info,
+          status: res.status,
+          requestId,
+          body: parseLoose(res.text),
+          advice: this.options.advice,
+        };
         if (res.status === 429) {
           const retryAfterMs = parseRetryAfter(headerValue(res.headers["retry-after"]), clock.now());
           if (retryAfterMs !== undefined) this.limiter?.pauseUntil(clock.now() + retryAfterMs);
@@ -399,10 +406,10 @@ export class ServiceClient {
     if (failure.sent && !retrySafe)
       return new AmbiguousRequestError(info, failure.detail, { cause: failure });
     if (failure.timedOut) return new TimeoutError(info, failure.detail, failure);
-    const { baseUrl, baseUrlDefaulted } = this.options;
+    const { baseUrl, baseUrlDefaulted, advice } = this.options;
     const where = baseUrlDefaulted
-      ? `No base URL is set (connection.baseUrl, service:baseUrl or ${ENV.baseUrl}), so it defaulted to the local sandbox at ${baseUrl}: start it with \`npm run sandbox\`, or set the service's URL with \`pulumi config set service:baseUrl https://…\`.`
-      : `Check that ${baseUrl} is the right base URL and is reachable from here.`;
+      ? `No base URL was given, so it defaulted to the local sandbox at ${baseUrl}: start the sandbox with ${START_SANDBOX}, or give the service's URL with ${advice.baseUrl}.`
+      : `Check that ${baseUrl} is the right base URL and is reachable from here, or give another with ${advice.baseUrl}.`;
     return new ConnectionError(info, `${failure.detail}. ${where}`, failure);
   }
 

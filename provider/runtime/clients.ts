@@ -36,6 +36,7 @@ export function clientFor(request: ClientRequest): ServiceClient {
       apiVersion: request.apiVersion,
       acceptLanguage,
       retry: budget === undefined ? undefined : { maxElapsedMs: budget },
+      advice: "pulumi",
     });
     clients.set(key, client);
   }
