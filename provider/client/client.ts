@@ -405,8 +405,14 @@ export class ServiceClient {
   private transportError(info: RequestInfo, failure: SendFailure, retrySafe: boolean): ServiceError {
     if (failure.sent && !retrySafe)
       return new AmbiguousRequestError(info, failure.detail, { cause: failure });
-    if (failure.timedOut) return new TimeoutError(info, failure.detail, failure);
-    const { baseUrl, baseUrlDefaulted, advice } = this.options;
+    const { baseUrl, baseUrlDefaulted, advice, timeoutMs } = this.options;
+    if (failure.timedOut) {
+      return new TimeoutError(
+        info,
+        `${failure.detail}. No answer came within ${timeoutMs} ms, and the retries are spent: try again later, or allow longer with ${advice.timeout}.`,
+        failure,
+      );
+    }
     const where = baseUrlDefaulted
       ? `No base URL was given, so it defaulted to the local sandbox at ${baseUrl}: start the sandbox with ${START_SANDBOX}, or give the service's URL with ${advice.baseUrl}.`
       : `Check that ${baseUrl} is the right base URL and is reachable from here, or give another with ${advice.baseUrl}.`;

@@ -127,7 +127,9 @@ export function resolveOptions(
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ConfigurationError(`Client setting ${issue.path.join(".")} ${issue.message}.`);
+    throw new ConfigurationError(
+      `The setting ${issue.path.join(".")} ${issue.message}: correct it in ${advice.settings}.`,
+    );
   }
   const { retryBudgetMs, ...settings } = parsed.data;
   return {

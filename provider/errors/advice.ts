@@ -16,6 +16,10 @@ export interface SettingAdvice {
   readonly baseUrl: string;
   /** How to lengthen the time a request may spend waiting on 429s and retries. */
   readonly retryBudget: string;
+  /** How to lengthen the time one request waits for its answer. */
+  readonly timeout: string;
+  /** Where the settings live, for a malformed one. */
+  readonly settings: string;
 }
 
 const ADVICE: Readonly<Record<AdviceContext, SettingAdvice>> = {
@@ -23,11 +27,16 @@ const ADVICE: Readonly<Record<AdviceContext, SettingAdvice>> = {
     token: "the client's `token` option (or SERVICE_API_TOKEN)",
     baseUrl: "the client's `baseUrl` option (or SERVICE_BASE_URL)",
     retryBudget: "the client's `retry.maxElapsedMs` option (or SERVICE_RETRY_BUDGET_SECONDS)",
+    timeout: "the client's `timeoutMs` option (or SERVICE_TIMEOUT_SECONDS)",
+    settings: "the client's options (or the SERVICE_* environment variables)",
   },
   pulumi: {
     token: "`pulumi config set --secret service:token <token>` (or the resource's `connection.token`)",
     baseUrl: "`pulumi config set service:baseUrl <url>` (or the resource's `connection.baseUrl`)",
     retryBudget: "`pulumi config set service:retryBudgetSeconds <seconds>`",
+    timeout: "SERVICE_TIMEOUT_SECONDS in the environment of the `pulumi` command",
+    settings:
+      "the stack config (`pulumi config`, keys service:*), the resource's `connection`, or the SERVICE_* environment variables",
   },
 };
 

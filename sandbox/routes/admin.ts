@@ -31,7 +31,7 @@ async function jsonBody(text: string): Promise<unknown> {
   try {
     return text === "" ? {} : JSON.parse(text);
   } catch {
-    throw new HttpError(400, "malformed_json", "the body is not valid JSON");
+    throw new HttpError(400, "malformed_json", "the request body is not valid JSON: send a JSON object");
   }
 }
 
