@@ -34,6 +34,12 @@ const server = createServer((req, res) => {
     res.writeHead(404).end();
   }
 });
+server.once("error", (error) => {
+  console.error(
+    `receiver.mjs: cannot listen (${error.message}): stop what uses the port, or set PORT and change seed.json to match`,
+  );
+  process.exit(1);
+});
 server.listen(Number(process.env.PORT ?? 9000), "127.0.0.1", () => {
   console.log(`receiver listening on http://127.0.0.1:${server.address().port}`);
 });

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { ServiceClient } from "@service/pulumi/client";
 
 const HOST = "hooks.local.test";
-const client = new ServiceClient({ baseUrl: process.env.SERVICE_BASE_URL ?? "http://127.0.0.1:8787" });
+const client = new ServiceClient(); // the sandbox at http://127.0.0.1:8787 unless SERVICE_BASE_URL says otherwise
 
 const start = await client.startDomainRegistration(HOST);
 mkdirSync(".verification", { recursive: true });
