@@ -19,6 +19,20 @@ function examples(): { file: string; text: string }[] {
   );
 }
 
+/** The README, the docs pages and the JavaScript examples: what a reader copies from. */
+function pages(): { file: string; text: string }[] {
+  const docs = readdirSync(join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => join("docs", f));
+  const scripts = readdirSync(join(root, "examples/local-receiver"))
+    .filter((f) => f.endsWith(".mjs"))
+    .map((f) => join("examples/local-receiver", f));
+  return ["README.md", ...docs, ...scripts].map((file) => ({
+    file,
+    text: readFileSync(join(root, file), "utf8"),
+  }));
+}
+
 describe("the TSDoc examples (regression: createNodeHandler's used store: new Map())", () => {
   // A Map's set lowers a counter when deliveries finish out of order; the README says a store must not.
   it("give receivers a store that never lowers a counter", () => {
@@ -27,5 +41,13 @@ describe("the TSDoc examples (regression: createNodeHandler's used store: new Ma
     );
     expect(receiverExamples.length).toBeGreaterThanOrEqual(2);
     expect(receiverExamples.filter((e) => /store:\s*new Map\b/.test(e.text)).map((e) => e.file)).toEqual([]);
+  });
+
+  it("and so do the README, the docs pages and the examples", () => {
+    expect(
+      pages()
+        .filter((p) => /store:\s*new Map\b/.test(p.text))
+        .map((p) => p.file),
+    ).toEqual([]);
   });
 });
