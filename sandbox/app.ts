@@ -68,7 +68,7 @@ export function createSandboxApp(ctx: SandboxContext): Hono<Env> {
       {
         error: {
           code: "unknown_route",
-          message: `the sandbox has no route ${c.req.method} ${c.req.path}`,
+          message: `the sandbox has no route ${c.req.method} ${c.req.path}: send one of the routes listed in "routes"`,
           routes: [
             ...Object.values(ROUTES).map((r) => `${r.method} ${r.path}`),
             ...Object.keys(ADMIN_ROUTES),

@@ -3,10 +3,13 @@ import { parseArgs } from "node:util";
 import { hostnameOf, isLoopback } from "../provider/api/loopback";
 import { ADMIN_TOKEN_HEADER, DEFAULT_PORT, DEMO_TOKEN, startSandbox } from "./index";
 
-const USAGE = `usage: service-sandbox [--port <n>, default ${DEFAULT_PORT}; 0 picks a free one] [--host 127.0.0.1; beyond loopback the admin routes need a token, printed at start or set in SERVICE_SANDBOX_ADMIN_TOKEN] [--seed <file.json>] [--serve-dir <folder>]`;
+const USAGE = [
+  `usage: service-sandbox [--port <n>, default ${DEFAULT_PORT}; 0 picks a free one] [--host 127.0.0.1; beyond loopback the admin routes need a token, printed at start or set in SERVICE_SANDBOX_ADMIN_TOKEN] [--seed <file.json>] [--serve-dir <folder>]`,
+  "       service-sandbox demo   (the whole loop against a receiver of your kind, then exits)",
+].join("\n");
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     options: {
       port: { type: "string" },
       host: { type: "string", default: "127.0.0.1" },
@@ -15,9 +18,17 @@ async function main(): Promise<void> {
       help: { type: "boolean", short: "h" },
     },
     strict: true,
+    allowPositionals: true,
   });
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (positionals.length > 0) {
+    if (positionals.join(" ") !== "demo")
+      throw new Error(`unknown command "${positionals.join(" ")}"\n${USAGE}`);
+    // Loaded only here: the demo pulls in the API client, which the sandbox alone does not need.
+    await (await import("./demo-loop.js")).runDemo();
     return;
   }
   const port = Number(values.port ?? DEFAULT_PORT);

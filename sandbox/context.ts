@@ -64,7 +64,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, status
     message: issue.message,
   }));
   throw invalid(
-    `invalid parameters: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}`,
+    `the request has invalid parameters (${fields.map((f) => `${f.field} ${f.message}`).join("; ")}): correct them and send it again`,
     fields,
     status,
   );

@@ -9,7 +9,7 @@ import { DEMO_SEED } from "./demo";
 import { FaultSpec as FaultSchema, FaultTable } from "./faults";
 import { ImageUrls } from "./images";
 import { SlidingWindowLimiter } from "./rate-limit";
-import { loadSeedFile, Seed, Settings } from "./seed";
+import { loadSeedFile, parseSeed, Settings } from "./seed";
 import { upsertSession } from "./sessions";
 import type * as Shapes from "./shapes";
 import type { FaultSpec, RequestRecord, SeedInput, SessionUpsert } from "./shapes";
@@ -95,7 +95,7 @@ function servedHost(host: string | undefined): string | undefined {
 
 function resolveSeed(seed: SandboxAppOptions["seed"]): Shapes.Seed {
   if (typeof seed === "string") return loadSeedFile(seed);
-  return Seed.parse(seed ?? DEMO_SEED);
+  return parseSeed(seed ?? DEMO_SEED, "the seed");
 }
 
 /**

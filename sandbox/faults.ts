@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ROUTES } from "../provider/api/routes";
 import { exactly } from "../provider/api/shapes";
 import type { FaultSpec as FaultShape } from "./shapes";
 
@@ -31,8 +32,39 @@ export const FaultSpec = exactly<FaultShape>()(
     })
     .refine((f) => f.apply !== true || f.status !== undefined, {
       message: "apply needs a status to answer after handling the request",
+    })
+    // A fault whose path no request can have is accepted by nothing else and never fires: refuse it.
+    .superRefine((f, ctx) => {
+      const problem = pathProblem(f.method, f.path);
+      if (problem) ctx.addIssue({ code: "custom", path: ["path"], message: problem });
     }),
 );
+
+/** How fault paths are written, for the message that refuses one. */
+const PATH_SYNTAX =
+  "a fault's path is a request path as sent, with each {parameter} of the route filled in (/v2/webhooks/3f2a…/deactivate), or a prefix ending in * (/v2/webhooks/*)";
+
+/** Why no API request of `method` can match `path`, or undefined when one can. */
+function pathProblem(method: string, path: string): string | undefined {
+  if (/[{}]/.test(path)) return `${path} is a route template, which no request path matches: ${PATH_SYNTAX}`;
+  const prefix = path.endsWith("*");
+  const segments = (prefix ? path.slice(0, -1) : path).split("/");
+  const reachable = Object.values(ROUTES).some(
+    (route) => route.method === method && templateMatches(route.path.split("/"), segments, prefix),
+  );
+  return reachable ? undefined : `no ${method} route of the API matches ${path}: ${PATH_SYNTAX}`;
+}
+
+/** Whether a request path (or, with `prefix`, the start of one) fits a route template, segment by segment. */
+function templateMatches(template: readonly string[], segments: readonly string[], prefix: boolean): boolean {
+  if (prefix ? segments.length > template.length : segments.length !== template.length) return false;
+  return segments.every((segment, i) => {
+    const expected = template[i]!;
+    const last = prefix && i === segments.length - 1;
+    if (expected.startsWith("{")) return last || segment !== "";
+    return last ? expected.startsWith(segment) : expected === segment;
+  });
+}
 
 /** Faults armed for the next N requests that match a method and path. */
 export class FaultTable {

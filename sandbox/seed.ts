@@ -28,8 +28,10 @@ export const Settings = exactly<Shapes.Settings>()(
   }),
 );
 
+const EXAMPLE_ORGANIZATION = '{"name": "acme", "tokens": [{"token": "acme-token", "webhooks": true}]}';
+
 /** What a sandbox starts with: organizations, their users and tokens, stand-in hosts and settings. */
-export const Seed = exactlyInput<Shapes.SeedInput>()(
+const Seed = exactlyInput<Shapes.SeedInput>()(
   exactly<Shapes.Seed>()(
     z.object({
       organizations: z
@@ -51,13 +53,41 @@ export const Seed = exactlyInput<Shapes.SeedInput>()(
               .default([]),
           }),
         )
-        .default([]),
+        .default([])
+        // An organization without a token can make no API request, and a seed that leaves every one
+        // without is a sandbox nothing can use; both were accepted silently.
+        .superRefine((organizations, ctx) => {
+          if (organizations.length === 0) {
+            ctx.addIssue({
+              code: "custom",
+              message: `is empty, so no API request can be made: add an organization with a token, such as ${EXAMPLE_ORGANIZATION}`,
+            });
+          }
+          for (const [i, org] of organizations.entries()) {
+            if (org.tokens.length > 0) continue;
+            ctx.addIssue({
+              code: "custom",
+              path: [i],
+              message: `(organization "${org.name}") has no token, so no API request can act for it: add one to its tokens, such as {"token": "${org.name}-token", "webhooks": true}`,
+            });
+          }
+        }),
       /** Origin that stands in for https://<hostname> when the sandbox calls out. */
       hosts: z.record(z.string(), z.url()).default({}),
       settings: Settings.default(Settings.parse({})),
     }),
   ),
 );
+
+/** Checks a seed, naming `source` (the file, or "the seed") and the member at fault when it is wrong. */
+export function parseSeed(json: unknown, source: string): Shapes.Seed {
+  const parsed = Seed.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`${source}: ${issue.path.join(".")} ${issue.message}`);
+  }
+  return parsed.data;
+}
 
 /** Reads and checks a seed file, naming the file and the member at fault when it is wrong. */
 export function loadSeedFile(path: string): Shapes.Seed {
@@ -67,10 +97,5 @@ export function loadSeedFile(path: string): Shapes.Seed {
   } catch (error) {
     throw new Error(`seed file ${path} is not readable JSON: ${(error as Error).message}`);
   }
-  const parsed = Seed.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`seed file ${path}: ${issue.path.join(".")} ${issue.message}`);
-  }
-  return parsed.data;
+  return parseSeed(json, `seed file ${path}`);
 }

@@ -211,6 +211,8 @@ describe("errors", () => {
     const missing = await failure(c.getWebhook("00000000-0000-0000-0000-000000000000"));
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing.message).toMatch(/does not exist or belongs to another organization/);
+    // Regression: the sandbox's explanation said the same, and the message gave the cause twice.
+    expect(missing.message.match(/does not exist/g)).toHaveLength(1);
     expect((missing as NotFoundError).route).toBe("/v2/webhooks/{webhook_uuid}");
 
     const stranger = {
@@ -235,7 +237,7 @@ describe("errors", () => {
   it("says the API token is missing or refused, with every word of the advice intact (regression)", async () => {
     const error = await failure(client({ token: "wrong-token-123456" }).health());
     expect(error.message).toContain("The API token is missing or was refused");
-    expect(error.message).toContain("pulumi config set --secret service:token <token>");
+    expect(error.message).toContain("the client's `token` option (or SERVICE_API_TOKEN)");
     expect(error.message).not.toContain("[REDACTED]");
   });
 
@@ -268,7 +270,10 @@ describe("errors", () => {
       );
       if (error instanceof ConnectionError) {
         expect(error.message).toMatch(/defaulted to the local sandbox at http:\/\/127\.0\.0\.1:8787/);
-        expect(error.message).toMatch(/pulumi config set service:baseUrl/);
+        // A plain client's user has the package installed: `npm run sandbox` exists only in a clone.
+        expect(error.message).toContain("start the sandbox with `npx service-sandbox`");
+        expect(error.message).toContain("the client's `baseUrl` option");
+        expect(error.message).not.toContain("pulumi config");
       }
     } finally {
       process.env = saved;
@@ -522,16 +527,22 @@ describe("on a Node.js older than 22.19", () => {
   });
 
   it.skipIf(!oldNode)(
-    "a create that could not even load the HTTP client is reported as never sent (regression)",
+    "a client constructed on an old Node throws ConfigurationError at once, naming both versions and how to get Node",
     () => {
+      // Before this, the client constructed fine and its first request failed as a ConnectionError.
       const script = `
-      const { ServiceClient, AmbiguousRequestError } = require(${JSON.stringify(join(__dirname, "../dist/provider/client/index.js"))});
-      new ServiceClient({ token: "t-0123456789", baseUrl: "http://127.0.0.1:9", rateLimitPerSecond: 0, retry: { maxAttempts: 1 } })
-        .createWebhook({ endpoint: { type: "url", value: "https://h.example.com/e" }, secret_key: "x".repeat(20), filters: [] })
-        .then(() => console.log("sent"), (e) => console.log(JSON.stringify({ name: e.name, ambiguous: e instanceof AmbiguousRequestError, message: e.message })));`;
+      const { ServiceClient, ConfigurationError } = require(${JSON.stringify(join(__dirname, "../dist/provider/client/index.js"))});
+      try {
+        new ServiceClient({ token: "t-0123456789" });
+        console.log(JSON.stringify({ constructed: true }));
+      } catch (e) {
+        console.log(JSON.stringify({ configuration: e instanceof ConfigurationError, code: e.code, message: e.message }));
+      }`;
       const out = JSON.parse(execFileSync(oldNode!, ["-e", script], { encoding: "utf8" }));
-      expect(out).toMatchObject({ name: "ConnectionError", ambiguous: false });
-      expect(out.message).toMatch(/HTTP client could not load/);
+      expect(out).toMatchObject({ configuration: true, code: "configuration" });
+      expect(out.message).toMatch(
+        /^ServiceClient needs Node\.js 22\.19 or later .* runs Node\.js \d+\.\d+\.\d+ .*Install Node\.js 24 LTS/,
+      );
     },
   );
 });

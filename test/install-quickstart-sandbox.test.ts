@@ -4,20 +4,12 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
+import { freePort } from "../scripts/time-sandbox-start.mts";
 import { plainApi } from "./helpers/http";
 
 const root = join(__dirname, "..");
 const SCRIPT = join(root, "dist/quickstart/sandbox.js");
 const TOKEN = "quickstart-token";
-
-/** A port that was free a moment ago (the sandbox must be given a fixed one). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface Run {
   readonly code: number | null;

@@ -440,26 +440,56 @@ describe("resolveOptions", () => {
     ).toMatchObject({ timeoutMs: 9_000, rateLimitPerSecond: 3 });
   });
 
-  it("says how to set a missing token", () => {
+  it("says how to set a missing token, in the terms of where the client was made", () => {
     expect(() => resolveOptions({}, env({}))).toThrow(
-      "No API token: set it with `pulumi config set --secret service:token <token>`, pass connection.token (or the client's token option), or set SERVICE_API_TOKEN.",
+      "No API token was given: set one with the client's `token` option (or SERVICE_API_TOKEN).",
+    );
+    expect(() => resolveOptions({ advice: "pulumi" }, env({}))).toThrow(
+      "No API token was given: set one with `pulumi config set --secret service:token <token>` (or the resource's `connection.token`).",
     );
   });
 
   it.each([
     [
       { token: "t\u0001x" },
-      "Client setting token must not contain control characters (found U+0001 at position 1).",
+      "The setting token must not contain control characters (found U+0001 at position 1): correct it in the client's options (or the SERVICE_* environment variables).",
     ],
-    [{ token: TOKEN, acceptLanguage: "fr" }, "Client setting acceptLanguage must be en or ja."],
-    [{ token: TOKEN, baseUrl: "ftp://x.example.com" }, "Client setting baseUrl must be an http(s) URL."],
-    [{ token: TOKEN, timeoutMs: 1.5 }, "Client setting timeoutMs must be whole milliseconds."],
-    [{ token: TOKEN, timeoutMs: 0 }, "Client setting timeoutMs must be positive."],
-    [{ token: TOKEN, timeoutMs: Number.NaN }, "Client setting timeoutMs must be a number."],
-    [{ token: TOKEN, rateLimitPerSecond: -1 }, "Client setting rateLimitPerSecond must be 0 (off) or more."],
-    [{ token: TOKEN, rateLimitPerSecond: Number.NaN }, "Client setting rateLimitPerSecond must be a number."],
-    [{ token: TOKEN, retry: { maxElapsedMs: 0 } }, "Client setting retryBudgetMs must be positive."],
-    [{ token: TOKEN, retry: { maxElapsedMs: Number.NaN } }, "Client setting retryBudgetMs must be a number."],
+    [
+      { token: TOKEN, acceptLanguage: "fr" },
+      "The setting acceptLanguage must be en or ja: correct it in the client's options (or the SERVICE_* environment variables).",
+    ],
+    [
+      { token: TOKEN, baseUrl: "ftp://x.example.com" },
+      "The setting baseUrl must be an http(s) URL: correct it in the client's options (or the SERVICE_* environment variables).",
+    ],
+    [
+      { token: TOKEN, timeoutMs: 1.5 },
+      "The setting timeoutMs must be whole milliseconds: correct it in the client's options (or the SERVICE_* environment variables).",
+    ],
+    [
+      { token: TOKEN, timeoutMs: 0 },
+      "The setting timeoutMs must be positive: correct it in the client's options (or the SERVICE_* environment variables).",
+    ],
+    [
+      { token: TOKEN, timeoutMs: Number.NaN },
+      "The setting timeoutMs must be a number: correct it in the client's options (or the SERVICE_* environment variables).",
+    ],
+    [
+      { token: TOKEN, rateLimitPerSecond: -1 },
+      "The setting rateLimitPerSecond must be 0 (off) or more: correct it in the client's options (or the SERVICE_* environment variables).",
+    ],
+    [
+      { token: TOKEN, rateLimitPerSecond: Number.NaN },
+      "The setting rateLimitPerSecond must be a number: correct it in the client's options (or the SERVICE_* environment variables).",
+    ],
+    [
+      { token: TOKEN, retry: { maxElapsedMs: 0 } },
+      "The setting retryBudgetMs must be positive: correct it in the client's options (or the SERVICE_* environment variables).",
+    ],
+    [
+      { token: TOKEN, retry: { maxElapsedMs: Number.NaN } },
+      "The setting retryBudgetMs must be a number: correct it in the client's options (or the SERVICE_* environment variables).",
+    ],
   ])("refuses %j, saying which setting and why", (options, message) => {
     const error = (() => {
       try {

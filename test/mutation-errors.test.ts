@@ -6,6 +6,7 @@ import {
   rememberSecret,
   setProcessContext,
 } from "../provider/context/process";
+import { adviceFor } from "../provider/errors/advice";
 import { describeBody, errorFromResponse } from "../provider/errors/api";
 import * as source from "../provider/errors/index";
 
@@ -199,16 +200,23 @@ describe("errorFromResponse", () => {
   });
 
   it.each([
-    [
-      401,
-      /`pulumi config set --secret service:token <token>`, the resource's connection\.token, or SERVICE_API_TOKEN\.$/,
-    ],
+    [401, /give a valid one with the client's `token` option \(or SERVICE_API_TOKEN\)\.$/],
     [403, /check the id and that the token belongs to the organization that owns it\.$/],
     [503, /The service is temporarily unavailable and retries are spent; try again later\.$/],
     [500, /The service failed and retries are spent; try again later\.$/],
     [418, /check that the base URL points at the Service API\.$/],
   ])("tells what to do after a %i", (status, advice) => {
     expect(errorFromResponse({ ...info, status }).message).toMatch(advice);
+  });
+
+  it("points a resource's errors at Pulumi config, not at client options", () => {
+    const pulumi = { ...info, advice: adviceFor("pulumi") };
+    expect(errorFromResponse({ ...pulumi, status: 401 }).message).toMatch(
+      /give a valid one with `pulumi config set --secret service:token <token>` \(or the resource's `connection\.token`\)\.$/,
+    );
+    expect(errorFromResponse({ ...pulumi, status: 429, budgetSeconds: 30 }).message).toMatch(
+      /raise the budget with `pulumi config set service:retryBudgetSeconds <seconds>`\.$/,
+    );
   });
 
   it("lists the fields an invalid request got wrong, or says it was refused as a whole", () => {
@@ -244,12 +252,11 @@ describe("errorFromResponse", () => {
       budgetSeconds: 30,
     }) as source.RateLimitError;
     expect(timed.message).toContain(
-      "waiting longer would exceed this request's retry budget of 30 s (service:retryBudgetSeconds or SERVICE_RETRY_BUDGET_SECONDS): try again after 2030-01-01T00:00:00.000Z (the service asked to wait 45 s).",
+      "waiting longer would exceed this request's retry budget of 30 s: try again after 2030-01-01T00:00:00.000Z (the service asked to wait 45 s), or raise the budget with the client's `retry.maxElapsedMs` option (or SERVICE_RETRY_BUDGET_SECONDS).",
     );
     expect(timed).toMatchObject({ retryAfterSeconds: 45, retryAt });
     const untimed = errorFromResponse({ ...info, status: 429 });
-    expect(untimed.message).toContain("exceed this request's retry budget (service:");
-    expect(untimed.message).toContain(": try again in a minute.");
+    expect(untimed.message).toContain("exceed this request's retry budget: try again in a minute, or raise");
   });
 
   it("keeps the body and the service's words, with remembered secrets hidden", () => {

@@ -115,6 +115,25 @@ describe("webhooks, domains and deliveries", () => {
   });
 });
 
+describe("the admin view of a session (regression: it showed bare ids such as sandbox-brand)", () => {
+  it("shows the same display strings as the delivery of that session", async () => {
+    await registerDomain(world);
+    await call("POST", "/v2/webhooks", "en", hookBody());
+    const admin = await fetch(`${world.sandbox.url}/_sandbox/sessions`, {
+      method: "POST",
+      body: JSON.stringify({ organization: "acme", kind: "authentication" }),
+    });
+    const { item } = (await admin.json()) as { item: any };
+    await world.sandbox.deliveriesIdle();
+    const delivered = world.origin.received.filter((r) => r.method === "POST").map((r) => JSON.parse(r.body));
+    const sent = delivered[0].items[0];
+    expect(item.properties.brand.display).toBe(sent.properties.brand.display);
+    expect(item.properties.material.display).toBe(sent.properties.material.display);
+    expect(item.status.result.display).toBe(sent.status.result.display);
+    expect(item.status.result.display).toBe("Authentic");
+  });
+});
+
 describe("an Accept-Language other than en or ja", () => {
   it.each(["fr", "de-DE", "en;q=0"])(
     "answers 400 invalid_headers to %s, naming the header",

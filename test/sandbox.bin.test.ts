@@ -89,6 +89,29 @@ describe("the service-sandbox bin", () => {
     return { code, lines: err.trimEnd().split("\n") };
   }
 
+  it.each([
+    [
+      "an organization with no token",
+      { organizations: [{ name: "acme", users: ["a"] }] },
+      /seed file .*: organizations\.0 \(organization "acme"\) has no token, .* add one to its tokens, such as \{"token": "acme-token", "webhooks": true\}$/,
+    ],
+    [
+      "no organization",
+      {},
+      /seed file .*: organizations is empty, so no API request can be made: add an organization/,
+    ],
+  ])(
+    "refuses a seed with %s in one line (regression: it started silently)",
+    async (_what, content, message) => {
+      const seed = join(mkdtempSync(join(tmpdir(), "seed-")), "seed.json");
+      writeFileSync(seed, JSON.stringify(content));
+      const { code, lines } = await failedRun(["--port", "0", "--seed", seed]);
+      expect(code).toBe(2);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(message);
+    },
+  );
+
   /** Holds 127.0.0.1:`port` until released; if something else already holds it, so much the better. */
   async function hold(port: number): Promise<{ port: number; release(): Promise<void> }> {
     const server: Server = createServer();

@@ -602,6 +602,36 @@ describe("faults", () => {
   });
 });
 
+describe("fault paths (regression: a route template was accepted with 200 and never fired)", () => {
+  const arm = (fault: object) =>
+    fetch(`${sandbox.url}/_sandbox/faults`, { method: "POST", body: JSON.stringify(fault) });
+
+  it.each([
+    ["a route template", "GET", "/v2/webhooks/{webhook_uuid}"],
+    ["a path no route has", "POST", "/v2/webhook"],
+    ["a route of another method", "GET", "/v2/search/webhooks"],
+    ["a prefix no route starts with", "GET", "/v3/*"],
+  ])("refuses %s with 400, naming the path syntax", async (_what, method, path) => {
+    const refused = await arm({ method, path, status: 503 });
+    expect(refused.status).toBe(400);
+    const { error } = (await refused.json()) as { error: { message: string; fields: { field: string }[] } };
+    expect(error.fields.map((f) => f.field)).toEqual(["path"]);
+    expect(error.message).toContain("with each {parameter} of the route filled in");
+  });
+
+  it("arms a filled-in path and a prefix, which then fire", async () => {
+    const hook = (await api("GET", "/v2/webhooks/0f0e0d0c-0000-4000-8000-000000000000")).status;
+    expect(
+      (await arm({ method: "GET", path: "/v2/webhooks/0f0e0d0c-0000-4000-8000-000000000000", status: 502 }))
+        .status,
+    ).toBe(200);
+    expect((await arm({ method: "POST", path: "/v2/search/web*", status: 504 })).status).toBe(200);
+    expect((await api("GET", "/v2/webhooks/0f0e0d0c-0000-4000-8000-000000000000")).status).toBe(502);
+    expect((await api("POST", "/v2/search/webhooks", { body: {} })).status).toBe(504);
+    expect(hook).not.toBe(502);
+  });
+});
+
 describe("addFault (regression: it skipped the checks POST /_sandbox/faults makes)", () => {
   it("refuses an impossible fault instead of arming an inert one", () => {
     expect(() => sandbox.addFault({ method: "POST", path: "/v2/webhooks", apply: true })).toThrow(

@@ -222,6 +222,15 @@ describe("diff", () => {
 });
 
 describe("create", () => {
+  it("points a refused token at Pulumi config, not at client options (regression)", async () => {
+    configureStack(world.sandbox.url, "unknown-token-0123456789");
+    const { inputs } = await webhook.check({}, args());
+    const error = await failure(webhook.create(inputs));
+    expect(error.code).toBe("authentication");
+    expect(error.message).toContain("`pulumi config set --secret service:token <token>`");
+    expect(error.message).not.toContain("the client's `token` option");
+  });
+
   it("creates, and keeps only a salted hash of the secret", async () => {
     const { id, outs } = await created({ channel: "orders" });
     expect(outs).toMatchObject({

@@ -25,13 +25,15 @@ import type {
 import type { Domain, DomainRegistrationStart, StatusOk, Webhook, WebhookCreateBody } from "../api/shapes";
 import { type ApiVersion, VERSION_TRAITS } from "../api/versions";
 import { contextKey, processContext, rememberSecret } from "../context/process";
+import { START_SANDBOX } from "../errors/advice";
 import { errorFromResponse } from "../errors/api";
-import type { RequestInfo, ServiceError } from "../errors/base";
+import { ConfigurationError, type RequestInfo, type ServiceError } from "../errors/base";
 import { AmbiguousRequestError, ConnectionError, TimeoutError } from "../errors/transport";
+import { isUnsupportedNode, nodeTooOld } from "../node-version";
 import { headerValue, parseAnswer, parseLoose } from "./answer";
 import { type Call, type Requester, routeInfo } from "./call";
 import { checkRequest } from "./check";
-import { type ClientOptions, ENV, type ResolvedOptions, resolveOptions } from "./config";
+import { type ClientOptions, type ResolvedOptions, resolveOptions } from "./config";
 import * as Integrations from "./integrations";
 import { type RateLimiter, sharedLimiter } from "./limiter";
 import { type Page, type PageRequest, paginate } from "./pagination";
@@ -64,7 +66,17 @@ export class ServiceClient {
   /** What the per-area modules (sessions.ts, integrations.ts) send through: this client's `call`. */
   private readonly api: Requester;
 
+  /**
+   * @throws ConfigurationError on a Node.js older than 22.19, whose HTTP stack cannot load, or when a
+   * setting is missing or malformed.
+   */
   constructor(options: ClientOptions = {}) {
+    // At once, rather than as a connection failure at the first request.
+    if (isUnsupportedNode()) {
+      throw new ConfigurationError(
+        `${nodeTooOld("ServiceClient")} Install Node.js 24 LTS (https://nodejs.org/en/download, or \`nvm install 24\`) and run this program with it.`,
+      );
+    }
     this.options = resolveOptions(options);
     const { baseUrl, token, rateLimitPerSecond } = this.options;
     this.limiter =
@@ -343,7 +355,13 @@ export class ServiceClient {
         );
         if (res.status >= 200 && res.status < 300) return parseAnswer(info, res.text, call.schema);
         const requestId = headerValue(res.headers["x-request-id"] ?? res.headers["request-id"]);
-        const answer = { ...info, status: res.status, requestId, body: parseLoose(res.text) };
+        const answer = {
+          ...info,
+          status: res.status,
+          requestId,
+          body: parseLoose(res.text),
+          advice: this.options.advice,
+        };
         if (res.status === 429) {
           const retryAfterMs = parseRetryAfter(headerValue(res.headers["retry-after"]), clock.now());
           if (retryAfterMs !== undefined) this.limiter?.pauseUntil(clock.now() + retryAfterMs);
@@ -387,11 +405,17 @@ export class ServiceClient {
   private transportError(info: RequestInfo, failure: SendFailure, retrySafe: boolean): ServiceError {
     if (failure.sent && !retrySafe)
       return new AmbiguousRequestError(info, failure.detail, { cause: failure });
-    if (failure.timedOut) return new TimeoutError(info, failure.detail, failure);
-    const { baseUrl, baseUrlDefaulted } = this.options;
+    const { baseUrl, baseUrlDefaulted, advice, timeoutMs } = this.options;
+    if (failure.timedOut) {
+      return new TimeoutError(
+        info,
+        `${failure.detail}. No answer came within ${timeoutMs} ms, and the retries are spent: try again later, or allow longer with ${advice.timeout}.`,
+        failure,
+      );
+    }
     const where = baseUrlDefaulted
-      ? `No base URL is set (connection.baseUrl, service:baseUrl or ${ENV.baseUrl}), so it defaulted to the local sandbox at ${baseUrl}: start it with \`npm run sandbox\`, or set the service's URL with \`pulumi config set service:baseUrl https://…\`.`
-      : `Check that ${baseUrl} is the right base URL and is reachable from here.`;
+      ? `No base URL was given, so it defaulted to the local sandbox at ${baseUrl}: start the sandbox with ${START_SANDBOX}, or give the service's URL with ${advice.baseUrl}.`
+      : `Check that ${baseUrl} is the right base URL and is reachable from here, or give another with ${advice.baseUrl}.`;
     return new ConnectionError(info, `${failure.detail}. ${where}`, failure);
   }
 

@@ -6,10 +6,11 @@ import type { AcceptLanguage } from "../api/shapes";
 import { safeString } from "../api/text";
 import type { ApiVersion } from "../api/versions";
 import { rememberSecret } from "../context/process";
+import { type AdviceContext, adviceFor, type SettingAdvice } from "../errors/advice";
 import { ConfigurationError } from "../errors/base";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 
-/** The local sandbox (`npm run sandbox`) is the default target, so nothing reaches a real account by accident. */
+/** The local sandbox (`npx service-sandbox`) is the default target, so nothing reaches a real account by accident. */
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8787";
 
 /** Environment variables the client reads when an option is not given. */
@@ -50,6 +51,12 @@ export interface ClientOptions {
   readonly logger?: ((line: string) => void) | undefined;
   /** Jitter source in [0, 1). */
   readonly random?: (() => number) | undefined;
+  /**
+   * Where error messages send the reader to change a setting: `"client"` (default) names this client's
+   * options and the SERVICE_* variables; `"pulumi"` names stack config and a resource's `connection`,
+   * which is what the Webhook and Domain resources set.
+   */
+  readonly advice?: AdviceContext | undefined;
 }
 
 /** A client's settings once defaults and the environment have been applied. */
@@ -74,6 +81,8 @@ export interface ResolvedOptions {
   readonly logger: ((line: string) => void) | undefined;
   /** The jitter source of the backoff, a number in [0, 1). */
   readonly random: () => number;
+  /** How error messages say to change each setting, for the context the client was made in. */
+  readonly advice: SettingAdvice;
 }
 
 const Settings = z.object({
@@ -98,12 +107,11 @@ export function resolveOptions(
   options: ClientOptions = {},
   env: NodeJS.ProcessEnv = process.env,
 ): ResolvedOptions {
+  const advice = adviceFor(options.advice);
   const token = pick(options.token, env[ENV.token]);
   rememberSecret(token);
   if (token === undefined) {
-    throw new ConfigurationError(
-      `No API token: set it with \`pulumi config set --secret service:token <token>\`, pass connection.token (or the client's token option), or set ${ENV.token}.`,
-    );
+    throw new ConfigurationError(`No API token was given: set one with ${advice.token}.`);
   }
   const baseUrl = pick(options.baseUrl, env[ENV.baseUrl]);
   const parsed = Settings.safeParse({
@@ -119,7 +127,9 @@ export function resolveOptions(
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ConfigurationError(`Client setting ${issue.path.join(".")} ${issue.message}.`);
+    throw new ConfigurationError(
+      `The setting ${issue.path.join(".")} ${issue.message}: correct it in ${advice.settings}.`,
+    );
   }
   const { retryBudgetMs, ...settings } = parsed.data;
   return {
@@ -129,5 +139,6 @@ export function resolveOptions(
     retry: { ...DEFAULT_RETRY_POLICY, ...options.retry, maxElapsedMs: retryBudgetMs },
     logger: options.logger ?? (env[ENV.debug] ? (line) => process.stderr.write(`${line}\n`) : undefined),
     random: options.random ?? Math.random,
+    advice,
   };
 }

@@ -1,4 +1,5 @@
 import { processContext } from "../context/process";
+import { adviceFor, type SettingAdvice } from "./advice";
 import { type ErrorCode, type RequestInfo, ServiceError } from "./base";
 
 /** What an error answer carried, besides its status. */
@@ -11,6 +12,34 @@ export interface ApiErrorFields extends RequestInfo {
   readonly body?: unknown;
   /** The service's own explanation, when its body carried one. */
   readonly serviceMessage?: string | undefined;
+  /** How to change the settings the message names; a plain client's options when omitted. */
+  readonly advice?: SettingAdvice | undefined;
+}
+
+/** How to change the settings an error names: the fields' advice, else a plain client's. */
+const settingsOf = (fields: ApiErrorFields): SettingAdvice => fields.advice ?? adviceFor("client");
+
+/** Words a message and the service's explanation may share without one restating the other. */
+const RESTATEMENT_WORDS = 4;
+
+/** The lower-cased words of `text`, punctuation dropped. */
+const words = (text: string) => text.toLowerCase().match(/[a-z0-9_]+/g) ?? [];
+
+/**
+ * Whether `said` restates part of `hint`: they share a run of RESTATEMENT_WORDS words. The sandbox, and a
+ * service that explains itself, often say what the hint says ("does not exist or ..."); printed
+ * together, the cause would be stated twice.
+ */
+function restates(said: string, hint: string): boolean {
+  const runs = new Set<string>();
+  const ours = words(hint);
+  for (let i = 0; i + RESTATEMENT_WORDS <= ours.length; i++)
+    runs.add(ours.slice(i, i + RESTATEMENT_WORDS).join(" "));
+  const theirs = words(said);
+  for (let i = 0; i + RESTATEMENT_WORDS <= theirs.length; i++) {
+    if (runs.has(theirs.slice(i, i + RESTATEMENT_WORDS).join(" "))) return true;
+  }
+  return false;
 }
 
 /** The service answered with an error status. */
@@ -30,7 +59,8 @@ export class ApiError extends ServiceError {
   readonly serviceMessage: string | undefined;
 
   constructor(code: ErrorCode, fields: ApiErrorFields, hint: string) {
-    const said = fields.serviceMessage ? `: ${fields.serviceMessage}` : "";
+    const said =
+      fields.serviceMessage && !restates(fields.serviceMessage, hint) ? `: ${fields.serviceMessage}` : "";
     const id = fields.requestId ? ` (request id ${fields.requestId})` : "";
     super(code, `${fields.method} ${fields.route} answered ${fields.status}${said}. ${hint}${id}`);
     const { secrets } = processContext();
@@ -79,7 +109,7 @@ export class AuthenticationError extends ApiError {
     super(
       "authentication",
       fields,
-      "The API token is missing or was refused: set it with `pulumi config set --secret service:token <token>`, the resource's connection.token, or SERVICE_API_TOKEN.",
+      `The API token is missing or was refused: give a valid one with ${settingsOf(fields).token}.`,
     );
   }
 }
@@ -91,7 +121,7 @@ export class WebhooksNotEnabledError extends ApiError {
     super(
       "webhooks_not_enabled",
       fields,
-      "Webhooks and webhook domains need an API token with webhooks enabled, which is off by default: have it enabled for this token in the partner account, or use a token that has it (service:token or the resource's connection.token).",
+      `Webhooks and webhook domains need an API token with webhooks enabled, which is off by default: have it enabled for this token in the partner account, or give a token that has it with ${settingsOf(fields).token}.`,
     );
   }
 }
@@ -141,7 +171,7 @@ export class RateLimitError extends ApiError {
     super(
       "rate_limited",
       fields,
-      `Rate limited, and waiting longer would exceed this request's retry budget${budget} (service:retryBudgetSeconds or SERVICE_RETRY_BUDGET_SECONDS): ${when}.`,
+      `Rate limited, and waiting longer would exceed this request's retry budget${budget}: ${when}, or raise the budget with ${settingsOf(fields).retryBudget}.`,
     );
     this.retryAfterSeconds = fields.retryAfterSeconds;
     this.retryAt = fields.retryAt;

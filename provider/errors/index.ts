@@ -1,3 +1,4 @@
+export type { AdviceContext, SettingAdvice } from "./advice";
 export {
   ApiError,
   type ApiErrorFields,

@@ -58,7 +58,19 @@ const result = (
  * signature, 400 for a malformed body, 405 for a method other than POST, and 500 when `handleItem` or the
  * store failed; the service retries every answer but 200. The returned promise never rejects.
  *
- * @example export const handler = createLambdaHandler({ secrets, store, handleItem });
+ * @example
+ * ```ts
+ * import { type CounterStore, createLambdaHandler } from "@service/pulumi/receiver";
+ *
+ * // A table whose write is conditional (`updateCounter <= :n`), so that a late delivery never lowers a
+ * // counter: examples/aws-cloudfront/receiver.ts has one on DynamoDB. A Map would lower it.
+ * declare const store: CounterStore;
+ * export const handler = createLambdaHandler({
+ *   secrets: (process.env.WEBHOOK_SECRETS ?? "").split(","),
+ *   store,
+ *   handleItem: (item) => console.log(item.service_id, item.update_counter),
+ * });
+ * ```
  */
 export function createLambdaHandler<V extends ApiVersion = "2.0">(
   options: ReceiverOptions<V>,

@@ -55,7 +55,20 @@ function answer(
  *
  * The returned promise settles once the answer is sent and never rejects.
  *
- * @example http.createServer(createNodeHandler({ secrets, store: new Map(), handleItem })).listen(8080)
+ * @example
+ * ```ts
+ * import { createServer } from "node:http";
+ * import { createNodeHandler, MemoryCounterStore } from "@service/pulumi/receiver";
+ *
+ * createServer(
+ *   createNodeHandler({
+ *     secrets: [process.env.WEBHOOK_SECRET!],
+ *     // Its set never lowers a stored counter, as every store's must; it lasts as long as the process.
+ *     store: new MemoryCounterStore(),
+ *     handleItem: (item) => console.log(item.service_id, item.update_counter),
+ *   }),
+ * ).listen(8080);
+ * ```
  */
 export function createNodeHandler<V extends ApiVersion = "2.0">(
   options: NodeHandlerOptions<V>,

@@ -36,6 +36,7 @@ export function clientFor(request: ClientRequest): ServiceClient {
       apiVersion: request.apiVersion,
       acceptLanguage,
       retry: budget === undefined ? undefined : { maxElapsedMs: budget },
+      advice: "pulumi",
     });
     clients.set(key, client);
   }
@@ -68,7 +69,7 @@ export function hostOverrides(): Record<string, string> {
   const parsed = HostOverrides.safeParse(json);
   if (!parsed.success) {
     throw new ConfigurationError(
-      'service:hostOverrides (or SERVICE_HOST_OVERRIDES) must map hostnames to http(s) origin URLs, such as {"hooks.example.test": "http://127.0.0.1:9000"}.',
+      'service:hostOverrides (or SERVICE_HOST_OVERRIDES) maps a hostname to something other than an http(s) origin URL: set it to an object of hostname to origin URL, such as {"hooks.example.test": "http://127.0.0.1:9000"}.',
     );
   }
   return parsed.data;

@@ -1,8 +1,10 @@
 import { resolve } from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
 import type { Hono } from "hono";
+import { negotiateLanguage } from "../accept-language";
 import type { SandboxContext, SandboxEnv } from "../context";
 import { parseWith } from "../context";
+import { localize } from "../display";
 import { FaultSpec } from "../faults";
 import { parseJsonBody } from "../request-body";
 import { SessionUpsert, upsertSession } from "../sessions";
@@ -19,7 +21,7 @@ export const ADMIN_ROUTES = {
   "GET /_sandbox/images/:service_id/:name":
     "the images item answers link to: 200 while the URL is unexpired, 410 once expired, 403 if altered",
   "POST /_sandbox/faults":
-    "arm a fault for the next N matching requests: {method, path, count?, status?, apply?, retryAfter?, delayMs?, drop?}",
+    "arm a fault for the next N matching API requests: {method, path, count?, status?, apply?, retryAfter?, delayMs?, drop?}; path is a request path with the route's {parameters} filled in, or a prefix ending in *",
   "DELETE /_sandbox/faults": "disarm every fault",
   "GET /_sandbox/origin/*": "with --serve-dir: serve that folder (a stand-in webhook host)",
   "POST /_sandbox/origin/*": "with --serve-dir: accept a delivery with 200 (a stand-in receiver)",
@@ -37,7 +39,9 @@ export function mountAdmin(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     return c.json({
       service_id: session.serviceId,
       update_counter: session.updateCounter,
-      item: session.item,
+      // Displays as the API and deliveries show them (the stored item keeps bare ids, such as
+      // "sandbox-brand", which no caller of the service ever sees).
+      item: localize(session.item, negotiateLanguage(c.req.header("accept-language"))),
     });
   });
   app.get("/_sandbox/deliveries", (c) => c.json({ deliveries: ctx.deliverer.attempts }));

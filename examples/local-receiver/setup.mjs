@@ -1,0 +1,21 @@
+// Registers hooks.local.test (its verification file served by receiver.mjs) and creates a webhook that
+// posts authentications to the receiver. The client reads SERVICE_API_TOKEN and SERVICE_BASE_URL.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { ServiceClient } from "@service/pulumi/client";
+
+const HOST = "hooks.local.test";
+const client = new ServiceClient(); // the sandbox at http://127.0.0.1:8787 unless SERVICE_BASE_URL says otherwise
+
+const start = await client.startDomainRegistration(HOST);
+mkdirSync(".verification", { recursive: true });
+writeFileSync(`.verification/${start.verifier}`, start.registerToken);
+const domain = await client.finishDomainRegistration(HOST, start.verifier);
+console.log(`domain ${domain.domainName} verified (${domain.domainUuid})`);
+
+const hook = await client.createWebhook({
+  endpoint: { type: "url", value: `https://${HOST}/service/events` },
+  secret_key: process.env.WEBHOOK_SECRET,
+  filters: [{ key: "activity.name", value: "authentication" }],
+  channel: "local",
+});
+console.log(`webhook ${hook.webhookUuid} posts to ${hook.endpoint}`);

@@ -1,0 +1,99 @@
+/**
+ * The incremental build of dist/: tsc (incremental) and the runtime bundle, with stale output pruned.
+ * The test suite's global setup runs it before every run; `npm run sandbox` runs it with `--if-stale`, so
+ * that a current build starts the sandbox at once. It prints nothing unless the build fails: the bundler's
+ * file table is noise in front of the sandbox's greeting. `npm run build` (a clean build, for `npm pack`)
+ * stays separate.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+
+const root = join(import.meta.dirname, "..");
+const dist = join(root, "dist");
+/** The runtime bundle (rolldown.config.mjs), rebuilt whole on every build rather than file by file. */
+const bundle = join(dist, "runtime");
+/** Written after a successful build: its time is what "current" is measured against. */
+const stamp = join(dist, ".build-stamp");
+
+/** What the build reads: the folders tsconfig.build.json includes, and the settings that shape the output. */
+const SOURCE_DIRS = ["provider", "sandbox", "bench", "quickstart", "test/helpers"];
+const SETTINGS = [
+  "tsconfig.base.json",
+  "tsconfig.build.json",
+  "rolldown.config.mjs",
+  "package.json",
+  "package-lock.json",
+];
+
+/** Output files whose source is gone: left behind, they would let a test pass against deleted code. */
+function pruneOrphans(dir: string): void {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (path === bundle) continue;
+    if (entry.isDirectory()) {
+      pruneOrphans(path);
+      continue;
+    }
+    const source = relative(dist, path).replace(/(\.d)?\.(js|ts)(\.map)?$/, ".ts");
+    if (source.endsWith(".ts") && !existsSync(join(root, source))) rmSync(path);
+  }
+}
+
+/**
+ * The newest modification time among the sources and their folders. A folder's time changes when a file
+ * in it is added, removed or renamed, which a walk over the files alone would miss. Dot-folders (such as
+ * quickstart/.well-known-files, which the sandbox writes) are not sources.
+ */
+function newestSource(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let newest = statSync(dir).mtimeMs;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith(".")) continue;
+    const path = join(dir, entry.name);
+    const time = entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs;
+    newest = Math.max(newest, time);
+  }
+  return newest;
+}
+
+/** Whether dist/ was built, by this script, after the last change to anything the build reads. */
+export function isCurrent(): boolean {
+  if (!existsSync(stamp)) return false;
+  const built = statSync(stamp).mtimeMs;
+  const settings = SETTINGS.map((f) => join(root, f)).filter(existsSync);
+  const newest = Math.max(
+    ...SOURCE_DIRS.map((d) => newestSource(join(root, d))),
+    ...settings.map((f) => statSync(f).mtimeMs),
+  );
+  return newest < built;
+}
+
+/** Compiles dist/ incrementally and bundles the runtime; throws with the tools' output when either fails. */
+export function build(): void {
+  pruneOrphans(dist);
+  rmSync(bundle, { recursive: true, force: true });
+  rmSync(stamp, { force: true });
+  const run = (tool: string, ...args: string[]) =>
+    execFileSync(process.execPath, [join(root, "node_modules", tool), ...args], { cwd: root, stdio: "pipe" });
+  try {
+    run("typescript/bin/tsc", "-p", "tsconfig.build.json");
+    run("rolldown/bin/cli.mjs", "-c", "--logLevel", "warn");
+  } catch (error) {
+    const out = error as { stdout?: Buffer; stderr?: Buffer };
+    throw new Error(
+      `The build of dist/ failed:\n${out.stdout?.toString() ?? ""}${out.stderr?.toString() ?? ""}`,
+    );
+  }
+  writeFileSync(stamp, `${new Date().toISOString()}\n`);
+}
+
+if (import.meta.main) {
+  try {
+    if (!process.argv.includes("--if-stale") || !isCurrent()) build();
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}
