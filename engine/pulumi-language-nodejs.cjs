@@ -186,7 +186,9 @@ function serve(protocol, engineAddress) {
         );
       } catch {
         send((m) =>
-          m.setStderr(Buffer.from(`@pulumi/pulumi is not installed in ${programDir}: run \`npm install\` there.\n`)),
+          m.setStderr(
+            Buffer.from(`@pulumi/pulumi is not installed in ${programDir}: run \`npm install\` there.\n`),
+          ),
         );
         send((m) => m.setExitcode(1));
         call.end();

@@ -8,10 +8,16 @@ const Module = require("node:module");
 
 const log = process.env.SERVICE_BENCH_PROBE_LOG;
 const record = (event, start) =>
-  appendFileSync(log, `${JSON.stringify({ pid: process.pid, event, at: Date.now(), ms: start && Date.now() - start })}\n`);
+  appendFileSync(
+    log,
+    `${JSON.stringify({ pid: process.pid, event, at: Date.now(), ms: start && Date.now() - start })}\n`,
+  );
 record("start", undefined);
 // The process began before this file loaded: count from Node's own start.
-appendFileSync(log, `${JSON.stringify({ pid: process.pid, event: "origin", at: Math.round(performance.timeOrigin) })}\n`);
+appendFileSync(
+  log,
+  `${JSON.stringify({ pid: process.pid, event: "origin", at: Math.round(performance.timeOrigin) })}\n`,
+);
 
 const wrapped = new WeakSet();
 function wrapResource(resource) {

@@ -31,7 +31,9 @@ const { values } = parseArgs({ options: { rounds: { type: "string", default: "3"
 const rounds = Number(values.rounds);
 const cli = builtPulumi();
 if (!cli) {
-  process.stderr.write("npm run bench:engine: no Pulumi CLI has been built for the pinned release. Run `npm run engine` first.\n");
+  process.stderr.write(
+    "npm run bench:engine: no Pulumi CLI has been built for the pinned release. Run `npm run engine` first.\n",
+  );
   process.exit(1);
 }
 
@@ -125,7 +127,11 @@ function project(files: readonly [string, string][], sandbox: Sandbox, plugins: 
     rmSync(log, { force: true });
     const mark = sandbox.requests().length;
     const started = performance.now();
-    const child = spawn(cli!, [...args, "--non-interactive"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(cli!, [...args, "--non-interactive"], {
+      cwd: dir,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (c: Buffer) => (output += c));
     child.stderr.on("data", (c: Buffer) => (output += c));
@@ -143,7 +149,13 @@ function project(files: readonly [string, string][], sandbox: Sandbox, plugins: 
       listings: calls.filter((r) => r.route?.startsWith("/v2/search/")).length,
     };
   }
-  return { dir, run, cleanup: () => [dir, home, backend].forEach((p) => rmSync(p, { recursive: true, force: true })) };
+  return {
+    dir,
+    run,
+    cleanup() {
+      for (const path of [dir, home, backend]) rmSync(path, { recursive: true, force: true });
+    },
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -176,14 +188,18 @@ async function stackRound(kind: "quickstart" | "ten", plugins: string) {
       ["service:hostOverrides", JSON.stringify({ [HOST]: origin.url })],
     ];
     if (kind === "quickstart") {
-      config.push(["quickstart:hostname", HOST], ["quickstart:webhookSecret", "bench-webhook-secret-0001", true]);
+      config.push(
+        ["quickstart:hostname", HOST],
+        ["quickstart:webhookSecret", "bench-webhook-secret-0001", true],
+      );
       config.push(["quickstart:filesDir", files]);
     } else {
       const hooks = Array.from({ length: 10 }, (_, i) => ({ name: `hook-${i}`, channel: `channel-${i}` }));
       config.push(["host", HOST], ["webhookSecret", "bench-webhook-secret-0001", true], ["filesDir", files]);
       config.push(["domain", "true"], ["webhooks", JSON.stringify(hooks)]);
     }
-    for (const [key, value, secret] of config) await p.run("config", "set", ...(secret ? ["--secret"] : []), key, value);
+    for (const [key, value, secret] of config)
+      await p.run("config", "set", ...(secret ? ["--secret"] : []), key, value);
     const result = {
       "preview (new stack)": await p.run("preview"),
       "up --yes": await p.run("up", "--yes"),
@@ -203,7 +219,7 @@ async function stackRound(kind: "quickstart" | "ten", plugins: string) {
 mkdirSync(join(root, ".e2e-work"), { recursive: true });
 const plugins = probedPluginDir();
 for (const kind of ["quickstart", "ten"] as const) {
-  const runs = [];
+  const runs: Awaited<ReturnType<typeof stackRound>>[] = [];
   for (let i = 0; i < rounds; i++) runs.push(await stackRound(kind, plugins));
   const title = kind === "quickstart" ? "quickstart (a Domain, two webhooks)" : "ten webhooks and a Domain";
   process.stdout.write(`\n${title}, median of ${rounds} rounds\n`);

@@ -18,7 +18,8 @@ export const engineModuleDir = join(import.meta.dirname, "../engine");
 export function pinnedPulumiVersion(): string {
   const goMod = readFileSync(join(engineModuleDir, "go.mod"), "utf8");
   const pinned = /github\.com\/pulumi\/pulumi\/pkg\/v3 (v\S+)/.exec(goMod)?.[1];
-  if (!pinned) throw new Error("engine/go.mod requires no github.com/pulumi/pulumi/pkg/v3: pin a release there.");
+  if (!pinned)
+    throw new Error("engine/go.mod requires no github.com/pulumi/pulumi/pkg/v3: pin a release there.");
   return pinned;
 }
 

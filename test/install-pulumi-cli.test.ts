@@ -88,7 +88,12 @@ describe("the CLI gate of the end-to-end tests", () => {
 
   it("makes an end-to-end test file fail, not skip, when the CLI is required and missing", () => {
     // Run the real file under vitest as CI would, with a PATH that has no pulumi on it.
-    const env: NodeJS.ProcessEnv = { ...process.env, ...noEngine, PATH: empty, SERVICE_REQUIRE_PULUMI_CLI: "1" };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...noEngine,
+      PATH: empty,
+      SERVICE_REQUIRE_PULUMI_CLI: "1",
+    };
     for (const key of Object.keys(env)) if (key.startsWith("VITEST")) delete env[key];
     const run = spawnSync(
       process.execPath,

@@ -7,7 +7,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { HOOKS_TOKEN, OTHER_TOKEN } from "../helpers/fixtures";
 import { ENGINE_SKIP_REASON, engineGate, webhooksIn } from "./helpers/engine";
-import { devStack, expectNoSecretIn, expectOneActivePerResource, type Stage, startStage } from "./helpers/stage";
+import {
+  devStack,
+  expectNoSecretIn,
+  expectOneActivePerResource,
+  type Stage,
+  startStage,
+} from "./helpers/stage";
 
 const { cli, skipped } = engineGate();
 if (skipped) console.warn(ENGINE_SKIP_REASON);

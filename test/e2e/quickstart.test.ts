@@ -42,10 +42,14 @@ describe.skipIf(!cli)("the quickstart under the real engine", () => {
       files: ["Pulumi.yaml", "Pulumi.dev.yaml", "quickstart", "dist/quickstart"],
     });
     const port = await freePort();
-    sandbox = spawn(process.execPath, [join(project.dir, "dist/quickstart/sandbox.js"), "--port", String(port)], {
-      cwd: project.dir,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    sandbox = spawn(
+      process.execPath,
+      [join(project.dir, "dist/quickstart/sandbox.js"), "--port", String(port)],
+      {
+        cwd: project.dir,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     // The greeting ends with the line that says how to stop it.
     await new Promise<void>((resolve, reject) => {
       sandbox.stdout!.on("data", (chunk: Buffer) => {
@@ -65,7 +69,11 @@ describe.skipIf(!cli)("the quickstart under the real engine", () => {
   const api = async (path: string) => {
     const response = await fetch(`${url}${path}`, {
       method: "POST",
-      headers: { authorization: "Token quickstart-token", "api-version": "2.0", "content-type": "application/json" },
+      headers: {
+        authorization: "Token quickstart-token",
+        "api-version": "2.0",
+        "content-type": "application/json",
+      },
       body: "{}",
     });
     return ((await response.json()) as { items: unknown[] }).items;
@@ -80,7 +88,9 @@ describe.skipIf(!cli)("the quickstart under the real engine", () => {
       .filter((line) => line.startsWith("pulumi config set"));
     expect(printedConfig).toHaveLength(2);
     for (const line of printedConfig) {
-      const [, key, value] = /^pulumi config set (\S+) (?:'(.*)'|(\S+)) --stack dev$/.exec(line)!.filter(Boolean);
+      const [, key, value] = /^pulumi config set (\S+) (?:'(.*)'|(\S+)) --stack dev$/
+        .exec(line)!
+        .filter(Boolean);
       await project.run(["config", "set", key!, value!, "--stack", "dev"]);
     }
     await project.run(["up", "--yes", "--stack", "dev"]);
@@ -115,4 +125,3 @@ describe.skipIf(!cli)("the quickstart under the real engine", () => {
     expect(await api("/v2/search/domains")).toHaveLength(0);
   });
 });
-

@@ -6,7 +6,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { HOOKS_TOKEN, HOST, SECRET } from "../helpers/fixtures";
 import { ENGINE_SKIP_REASON, engineGate, webhooksIn } from "./helpers/engine";
-import { devStack, expectNoSecretIn, expectOneActivePerResource, type Stage, startStage } from "./helpers/stage";
+import {
+  devStack,
+  expectNoSecretIn,
+  expectOneActivePerResource,
+  type Stage,
+  startStage,
+} from "./helpers/stage";
 
 const { cli, skipped } = engineGate();
 if (skipped) console.warn(ENGINE_SKIP_REASON);
@@ -105,10 +111,15 @@ describe.skipIf(!cli)("under the real engine", () => {
   it("leaves a Domain with retainOnDelete registered on destroy", async () => {
     // A host of its own, so that the stage's registered HOST stays as it is.
     const domains = async () =>
-      ((await stage.api("POST", "/v2/search/domains", { body: {} })).json.items as { domain_name: string }[]).map(
-        (d) => d.domain_name,
-      );
-    const project = await devStack(stage, { domain: "true", retainDomain: "true", host: "other.acme.test", webhooks: [] });
+      (
+        (await stage.api("POST", "/v2/search/domains", { body: {} })).json.items as { domain_name: string }[]
+      ).map((d) => d.domain_name);
+    const project = await devStack(stage, {
+      domain: "true",
+      retainDomain: "true",
+      host: "other.acme.test",
+      webhooks: [],
+    });
     await project.config("service:hostOverrides", JSON.stringify({ "other.acme.test": stage.originUrl }));
     await project.run(["up", "--yes"]);
     expect(await domains()).toContain("other.acme.test");

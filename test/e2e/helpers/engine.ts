@@ -24,7 +24,7 @@ export const ENGINE_MISSING_REASON =
   "Run `npm run engine` first (it builds the CLI from its Go modules), or unset the variable to skip them.";
 
 /** The CLI these tests run: the one `npm run engine` built, else one on PATH. */
-export function findEngine(env: NodeJS.ProcessEnv = process.env): string | undefined {
+function findEngine(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return builtPulumi(env) ?? findPulumiCli({ env });
 }
 
@@ -89,7 +89,10 @@ export function pulumiProject(options: ProjectOptions) {
    * Runs one command to its end; `allowFailure` returns a failed result instead of throwing with its
    * output. Asynchronous: the sandbox usually runs in this very process and must go on answering.
    */
-  async function run(command: readonly string[], extra: { allowFailure?: boolean } = {}): Promise<CommandResult> {
+  async function run(
+    command: readonly string[],
+    extra: { allowFailure?: boolean } = {},
+  ): Promise<CommandResult> {
     const child = spawn(cli!, args(command), { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
     const [stdout, stderr] = [child.stdout, child.stderr].map((stream) => {
       const chunks: Buffer[] = [];
@@ -126,7 +129,8 @@ export function pulumiProject(options: ProjectOptions) {
     config: (key: string, value: string, secret = false) =>
       run(["config", "set", ...(secret ? ["--secret"] : []), key, value]),
     /** `pulumi stack export`: the checkpoint, secrets encrypted by the passphrase provider. */
-    exported: async (): Promise<Checkpoint> => JSON.parse((await run(["stack", "export"])).stdout) as Checkpoint,
+    exported: async (): Promise<Checkpoint> =>
+      JSON.parse((await run(["stack", "export"])).stdout) as Checkpoint,
     /** The checkpoint file itself, as the file backend stores it. */
     checkpointFile(project: string, stack: string): string {
       return readFileSync(join(backend, ".pulumi/stacks", project, `${stack}.json`), "utf8");
@@ -151,7 +155,7 @@ export interface Checkpoint {
   };
 }
 
-export const WEBHOOK_TYPE = "pulumi-nodejs:dynamic/service:Webhook";
+const WEBHOOK_TYPE = "pulumi-nodejs:dynamic/service:Webhook";
 
 /** The Webhook resources of a checkpoint, by their name. */
 export function webhooksIn(checkpoint: Checkpoint): StateResource[] {

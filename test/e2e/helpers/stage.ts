@@ -3,7 +3,15 @@
  * Domain writes, and the stack configuration that points a project at both. Plus the checks every
  * scenario ends with.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { expect } from "vitest";
@@ -11,7 +19,14 @@ import { type Sandbox, type SeedInput, startSandbox } from "../../../sandbox/ind
 import { startDirectoryOrigin } from "../../helpers/directory-origin";
 import { HOOKS_TOKEN, HOST, SECRET, testSeed } from "../../helpers/fixtures";
 import { plainApi } from "../../helpers/http";
-import { PROGRAM_DIR, type ProjectOptions, type PulumiProject, printed, pulumiProject, webhooksIn } from "./engine";
+import {
+  PROGRAM_DIR,
+  type ProjectOptions,
+  type PulumiProject,
+  printed,
+  pulumiProject,
+  webhooksIn,
+} from "./engine";
 
 export interface Stage {
   readonly sandbox: Sandbox;
@@ -71,7 +86,8 @@ export async function startStage(settings: SeedInput["settings"] = {}): Promise<
     registerTokens() {
       for (const registration of sandbox.store.pending.values()) seen.add(registration.registerToken);
       const dir = join(filesDir, "service_url_registration");
-      if (existsSync(dir)) for (const file of readdirSync(dir)) seen.add(readFileSync(join(dir, file), "utf8"));
+      if (existsSync(dir))
+        for (const file of readdirSync(dir)) seen.add(readFileSync(join(dir, file), "utf8"));
       return [...seen];
     },
     async close() {
@@ -101,7 +117,7 @@ export async function devStack(
 }
 
 /** Points the selected stack of a project at the stage: credentials, sandbox, host, secret. */
-export async function configureStack(project: PulumiProject, stage: Stage, token = HOOKS_TOKEN) {
+async function configureStack(project: PulumiProject, stage: Stage, token = HOOKS_TOKEN) {
   await project.config("service:token", token, true);
   await project.config("service:baseUrl", stage.sandbox.url);
   await project.config("service:hostOverrides", JSON.stringify({ [HOST]: stage.originUrl }));
@@ -114,7 +130,11 @@ export async function configureStack(project: PulumiProject, stage: Stage, token
  * What must hold after every scenario: every Webhook in state stands for exactly one active webhook,
  * no uuid is shared by two resources, and nothing active is unaccounted for.
  */
-export async function expectOneActivePerResource(stage: Stage, projects: readonly PulumiProject[], token?: string) {
+export async function expectOneActivePerResource(
+  stage: Stage,
+  projects: readonly PulumiProject[],
+  token?: string,
+) {
   const states = await Promise.all(projects.map((p) => p.exported()));
   const inState = states.flatMap((state) => webhooksIn(state).map((r) => r.outputs?.webhookUuid as string));
   expect(new Set(inState).size).toBe(inState.length);
@@ -122,7 +142,11 @@ export async function expectOneActivePerResource(stage: Stage, projects: readonl
 }
 
 /** No planted secret in anything a command printed or any checkpoint stored. */
-export function expectNoSecretIn(texts: readonly string[], stage: Stage, tokens: readonly string[] = [HOOKS_TOKEN]) {
+export function expectNoSecretIn(
+  texts: readonly string[],
+  stage: Stage,
+  tokens: readonly string[] = [HOOKS_TOKEN],
+) {
   const planted = [SECRET, ...tokens, ...stage.registerTokens()];
   for (const text of [...texts, ...printed]) {
     for (const secret of planted) expect(text).not.toContain(secret);
