@@ -54,8 +54,10 @@ describe("examples/local-receiver, copied alone into a new folder", () => {
     expect(setup.stdout).toMatch(/domain hooks\.local\.test verified/);
     expect(setup.stdout).toMatch(/webhook \S+ posts to https:\/\/hooks\.local\.test\/service\/events/);
     const delivered = lineOf(receiver, /^delivery: authentication (\S+) update_counter 1/);
+    // As the README's curl line sends it: declared JSON (the sandbox refuses a form post as cross-site).
     const session = await fetch(`${sandbox.url}/_sandbox/sessions`, {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ organization: "local", kind: "authentication" }),
     });
     const { service_id } = (await session.json()) as { service_id: string };

@@ -32,7 +32,7 @@ function secretProblem(secret: unknown): string | undefined {
 export function checkSecrets(secrets: unknown, caller: string): asserts secrets is readonly string[] {
   if (!Array.isArray(secrets) || secrets.length === 0) {
     throw new ConfigurationError(
-      `${caller} needs at least one secret in secrets: the secret key of each webhook that posts to this URL.`,
+      `${caller} needs at least one secret in secrets: pass the secret key of each webhook that posts to this URL.`,
     );
   }
   secrets.forEach((secret: unknown, i) => {

@@ -30,7 +30,7 @@ function parseSignatureHeader(header: string | null | undefined): { digest: Buff
   if (!header) {
     return {
       reason:
-        "the Service-Signature header is missing: the request did not come from a Service webhook, or a proxy in front of the receiver dropped the header",
+        "the Service-Signature header is missing: the request did not come from a Service webhook, or a proxy in front of the receiver dropped the header; check that the proxy passes it on",
     };
   }
   if (!header.startsWith(PREFIX)) {
@@ -54,7 +54,7 @@ function parseSignatureHeader(header: string | null | undefined): { digest: Buff
   if (!CANONICAL_DIGEST.test(value)) {
     return {
       reason:
-        "the Service-Signature value is not the canonical base64 of a SHA-256 digest (44 characters of A-Z, a-z, 0-9, + and /, ending in one =): the header was cut short or altered on the way",
+        "the Service-Signature value is not the canonical base64 of a SHA-256 digest (44 characters of A-Z, a-z, 0-9, + and /, ending in one =): the header was cut short or altered on the way; check that nothing in front of the receiver rewrites it",
     };
   }
   return { digest: Buffer.from(value, "base64") };
