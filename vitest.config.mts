@@ -18,6 +18,8 @@ export default defineConfig({
         test: {
           // The real Pulumi CLI against the sandbox (`npm run engine` builds it). One file at a time: each
           // command starts the engine, a language host and provider processes, and the machine has 2 cores.
+          // `npm test` runs this project after the unit one, never beside it: unit tests that pack the
+          // package rebuild dist/, which the programs under the engine load.
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           fileParallelism: false,
