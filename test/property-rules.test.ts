@@ -212,10 +212,18 @@ describe("endpoints (property)", () => {
           );
         }
         const single = host.split(".")[0]!;
-        // A label that is a number (`7`, `0x0`) is an IPv4 address to the URL parser, not a single label.
-        const readAsIp = /^(?:[0-9]+|0x[0-9a-f]*)$/.test(single);
+        // A label that is a number (`7`, `0x0`) is an IPv4 address to the URL parser, not a single label;
+        // one that only looks like a number (`08`: octal with an 8) makes the whole URL unparsable
+        // (regression: seed 569105120 shrank to the host `08.a.aa`).
+        const parsed = URL.canParse(`https://${single}/`)
+          ? new URL(`https://${single}/`).hostname
+          : undefined;
         expect(endpointProblem(`https://${single}${rest}`, v)).toMatch(
-          readAsIp ? /^host must be a registered domain name, not an IP address/ : /^host must have/,
+          parsed === undefined
+            ? /^must be an absolute URL/
+            : /^\d+\.\d+\.\d+\.\d+$/.test(parsed)
+              ? /^host must be a registered domain name, not an IP address/
+              : /^host must have/,
         );
       }),
       { numRuns: 200 },
