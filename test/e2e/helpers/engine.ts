@@ -46,7 +46,9 @@ export interface CommandResult {
 
 export interface ProjectOptions {
   /** The folder to copy the project from. */
-  readonly from: string;
+  readonly from?: string;
+  /** Or the folder to run in as it is (a consumer project installed from the packed tarball). */
+  readonly at?: string;
   /** What to copy from it, relative paths; everything when absent. */
   readonly files?: readonly string[];
   /** Extra environment for every command (SERVICE_* settings of the provider). */
@@ -64,6 +66,15 @@ afterAll(() => {
 /** Everything every command of every project printed in this test file: searched for planted secrets. */
 export const printed: string[] = [];
 
+/** A copy of a project in a git-ignored folder of this repository, where node_modules resolves. */
+function copyProject(from: string, files: readonly string[] = ["."]): string {
+  const workRoot = join(root, ".e2e-work");
+  mkdirSync(workRoot, { recursive: true });
+  const dir = mkdtempSync(join(workRoot, "project-"));
+  for (const file of files) cpSync(join(from, file), join(dir, file), { recursive: true });
+  return dir;
+}
+
 /**
  * A copy of a Pulumi project with its own hermetic Pulumi environment. The copy lives in a git-ignored
  * folder of this repository, so that node_modules resolves @pulumi/pulumi and @service/pulumi as in a
@@ -72,15 +83,11 @@ export const printed: string[] = [];
 export function pulumiProject(options: ProjectOptions) {
   const cli = findEngine();
   if (!cli) throw new Error(ENGINE_MISSING_REASON);
-  const workRoot = join(root, ".e2e-work");
-  mkdirSync(workRoot, { recursive: true });
-  const dir = mkdtempSync(join(workRoot, "project-"));
-  for (const file of options.files ?? ["."]) {
-    cpSync(join(options.from, file), join(dir, file), { recursive: true });
-  }
+  const dir = options.at ?? copyProject(options.from!, options.files);
   const backend = options.backend ?? mkdtempSync(join(tmpdir(), "pulumi-backend-"));
   const home = mkdtempSync(join(tmpdir(), "pulumi-home-"));
-  leftovers.push(dir, home);
+  leftovers.push(home);
+  if (!options.at) leftovers.push(dir);
   if (!options.backend) leftovers.push(backend);
   const env: NodeJS.ProcessEnv = { ...hermeticEnvironment(cli, home, backend), ...options.env };
   const args = (command: readonly string[]) => [...command, "--non-interactive", "--color", "never"];
