@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -12,7 +15,17 @@ export default defineConfig({
     pool: "forks",
     unstubEnvs: true,
     projects: [
-      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/e2e/**"] } },
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/e2e/**"],
+          // Webhook creates leave notes under PULUMI_HOME until their outcome is known: keep this run's
+          // notes away from the user's ~/.pulumi and from earlier runs.
+          env: { PULUMI_HOME: mkdtempSync(join(tmpdir(), "service-pulumi-test-home-")) },
+        },
+      },
       {
         extends: true,
         test: {

@@ -9,6 +9,7 @@ import { LifecycleError, PendingCreateError } from "../errors/lifecycle";
 import { AmbiguousRequestError } from "../errors/transport";
 import { clientFor, credentialKey } from "../runtime/clients";
 import { activeWebhooks, forgetWebhooks, registeredDomains } from "../runtime/listings";
+import { forgetAttempt, interruptedAttempt, noteAttempt } from "./attempts";
 import { claim, claimedUuids, clearPending, notePending } from "./claims";
 import {
   domainNotRegisteredError,
@@ -72,7 +73,10 @@ export async function createOnce(
   prior: Attempt,
 ) {
   const identity = identityOf(inputs);
+  const earlier = await earlierInterruptedCreate(client, inputs, provider, prior);
+  if (earlier.hook) return owned(earlier.hook, inputs, client);
   const sentAtLocal = processContext().clock.now();
+  noteAttempt(client, identity, earlier.since ?? client.serverNow());
   try {
     const hook = await client.createWebhook({
       endpoint: { type: "url", value: inputs.endpoint },
@@ -112,8 +116,51 @@ export async function createOnce(
       { cause: error, code: conflict ? "reconcile_conflict" : "outcome_unknown" },
     );
   } finally {
+    // Whatever happened is now known to state: created, refused, or kept pending.
+    forgetAttempt(client, identity);
     forgetWebhooks(client);
   }
+}
+
+/**
+ * A create of this configuration that an ended process sent without learning its outcome (the user
+ * pressed Ctrl-C twice, or a CI job was killed): the webhook it may have made, if one matching webhook
+ * appeared since and nothing else stands for it; otherwise its time, to keep as the earliest attempt.
+ * Within the re-listing window of that attempt, it waits for a late one to appear, as after a lost answer.
+ */
+async function earlierInterruptedCreate(
+  client: ServiceClient,
+  inputs: WebhookInputs,
+  provider: unknown,
+  prior: Attempt,
+): Promise<{ hook?: Webhook; since?: number }> {
+  if (prior.pendingSince !== undefined) return {};
+  const identity = identityOf(inputs);
+  const note = interruptedAttempt(client, identity, client.serverNow());
+  if (!note) return {};
+  const exclude = [...(prior.claimedElsewhere ?? [])];
+  // The service may still be working on that request, as after a lost answer: look for as long.
+  const left = note.since + reconcileWindowMs(false) - client.serverNow();
+  const search = { client, identity, since: note.since, exclude };
+  const found =
+    left > 0
+      ? ((await awaitCandidates({ ...search, sentAtLocal: processContext().clock.now() }, left)).found ?? [])
+      : await candidates(search);
+  if (found.length === 1) {
+    forgetAttempt(client, identity);
+    return { hook: found[0] };
+  }
+  if (found.length > 1) {
+    forgetAttempt(client, identity);
+    const since = new Date(note.since).toISOString();
+    throw new PendingCreateError(
+      reconcileConflictMessage(identity, since, found),
+      prior.pendingId ?? `pending-${randomUUID()}`,
+      pendingState(inputs, client, provider, since, [...exclude, ...claimedUuids()]),
+      { code: "reconcile_conflict" },
+    );
+  }
+  return { since: note.since };
 }
 
 /** A 400 (403 on v1.4) to a create: most often an endpoint host that is not a registered domain. */

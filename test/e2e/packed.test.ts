@@ -6,16 +6,19 @@
  */
 import { cpSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { type Consumer, createConsumer } from "../helpers/consumer";
-import { ENGINE_SKIP_REASON, engineGate, PROGRAM_DIR } from "./helpers/engine";
-import { devStack, expectNoSecretIn, expectOneActivePerResource, type Stage, startStage } from "./helpers/stage";
+import { describeUnderEngine, PROGRAM_DIR } from "./helpers/engine";
+import {
+  devStack,
+  expectNoSecretIn,
+  expectOneActivePerResource,
+  type Stage,
+  startStage,
+} from "./helpers/stage";
 
 const root = join(__dirname, "../..");
-const { cli, skipped } = engineGate();
-if (skipped) console.warn(ENGINE_SKIP_REASON);
-
-describe.skipIf(!cli)("a packed install in a new folder, under the real engine", () => {
+describeUnderEngine("a packed install in a new folder, under the real engine", () => {
   let consumer: Consumer;
   let stage: Stage;
   beforeAll(async () => {

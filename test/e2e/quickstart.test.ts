@@ -6,19 +6,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINE_MISSING_REASON, ENGINE_SKIP_REASON, engineGate, pulumiProject } from "./helpers/engine";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeUnderEngine, pulumiProject } from "./helpers/engine";
 
 const root = join(__dirname, "../..");
-const { cli, missingButRequired, skipped } = engineGate();
-if (skipped) console.warn(ENGINE_SKIP_REASON);
-
-describe.runIf(missingButRequired)("the Pulumi CLI", () => {
-  it("was built by `npm run engine` or is on PATH", () => {
-    throw new Error(ENGINE_MISSING_REASON);
-  });
-});
-
 /** A port nobody listens on right now (the sandbox's CLI refuses 0: the stack must name the port). */
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -28,7 +19,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-describe.skipIf(!cli)("the quickstart under the real engine", () => {
+describeUnderEngine("the quickstart under the real engine", () => {
   let sandbox: ChildProcess;
   let greeting = "";
   let url = "";

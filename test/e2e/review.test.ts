@@ -3,9 +3,9 @@
  * the checkpoint stores, a webhook deactivated out of band, adopting an existing webhook, and a Domain
  * kept on destroy.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { HOOKS_TOKEN, HOST, SECRET } from "../helpers/fixtures";
-import { ENGINE_SKIP_REASON, engineGate, webhooksIn } from "./helpers/engine";
+import { describeUnderEngine, webhooksIn } from "./helpers/engine";
 import {
   devStack,
   expectNoSecretIn,
@@ -14,10 +14,7 @@ import {
   startStage,
 } from "./helpers/stage";
 
-const { cli, skipped } = engineGate();
-if (skipped) console.warn(ENGINE_SKIP_REASON);
-
-describe.skipIf(!cli)("under the real engine", () => {
+describeUnderEngine("under the real engine", () => {
   let stage: Stage;
   beforeAll(async () => {
     stage = await startStage();

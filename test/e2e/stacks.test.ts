@@ -4,17 +4,14 @@
  * starts through the language host's RunPlugin.
  */
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { HOOKS_TOKEN } from "../helpers/fixtures";
-import { ENGINE_SKIP_REASON, engineGate, webhooksIn } from "./helpers/engine";
+import { describeUnderEngine, webhooksIn } from "./helpers/engine";
 import { devStack, expectNoSecretIn, type Stage, startStage } from "./helpers/stage";
-
-const { cli, skipped } = engineGate();
-if (skipped) console.warn(ENGINE_SKIP_REASON);
 
 const POLICY_PACK = join(__dirname, "../../policy-pack");
 
-describe.skipIf(!cli)("under the real engine, stacks and policy", () => {
+describeUnderEngine("under the real engine, stacks and policy", () => {
   let stage: Stage;
   beforeAll(async () => {
     stage = await startStage();

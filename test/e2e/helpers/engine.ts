@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll } from "vitest";
+import { afterAll, describe, it } from "vitest";
 import { findPulumiCli } from "../../../quickstart/pulumi-cli";
 import { builtPulumi, hermeticEnvironment } from "../../../scripts/pulumi-engine.mts";
 
@@ -33,6 +33,21 @@ export function engineGate(env: NodeJS.ProcessEnv = process.env) {
   const cli = findEngine(env);
   const required = env[REQUIRE_VARIABLE] === "1";
   return { cli, missingButRequired: !cli && required, skipped: !cli && !required };
+}
+
+/**
+ * A describe block of end-to-end tests: run under the CLI, skipped with one line when there is none, and
+ * failing instead where SERVICE_REQUIRE_PULUMI_CLI=1 says the CLI must be there.
+ */
+export function describeUnderEngine(title: string, body: () => void): void {
+  const { cli, missingButRequired, skipped } = engineGate();
+  if (skipped) console.warn(ENGINE_SKIP_REASON);
+  describe.runIf(missingButRequired)("the Pulumi CLI", () => {
+    it("was built by `npm run engine` or is on PATH", () => {
+      throw new Error(ENGINE_MISSING_REASON);
+    });
+  });
+  describe.skipIf(!cli)(title, body);
 }
 
 /** What one `pulumi` command printed, and how it ended. */
