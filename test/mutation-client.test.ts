@@ -699,7 +699,7 @@ describe("the process context", () => {
 
   it("holds one of each state when the runtime bundle and the package are both loaded (regression)", () => {
     setProcessContext(new ProcessContext());
-    const bundle = require("@service/pulumi/runtime") as typeof import("../provider/runtime-entry");
+    const bundle = require("@service/pulumi/runtime") as typeof import("../provider/runtime-contract");
     expect(require.resolve("@service/pulumi/runtime")).toMatch(/dist[\\/]runtime[\\/]index\.js$/);
     bundle.configure({ get: (key) => ({ "service:baseUrl": "https://api.example.com" })[key] });
     // The package's own copy (from source here) sees what the bundle's `configure` stored.

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { AcceptLanguage, ConnectionInput } from "../api/shapes";
 import type { Publisher } from "../publishers/publisher";
-import { DOMAIN_COMPONENT_TYPE } from "../resource-types";
+import { DOMAIN_COMPONENT_TYPE } from "./declaration";
 import { DomainRegistration, DomainVerification } from "./resources";
 
 /** Inputs of the Domain component. */

@@ -15,7 +15,7 @@ import {
   policyConfigSchema,
   QuotaConfig,
 } from "./config";
-import { readStack, readWebhook, type StackView, WEBHOOK_TYPE, type WebhookView } from "./resources";
+import { readStack, readWebhook, type StackView, WEBHOOK_TYPES, type WebhookView } from "./resources";
 import {
   channelViolations,
   duplicateViolations,
@@ -82,7 +82,7 @@ function webhookPolicy<S extends z.ZodObject = typeof NoConfig>(
   return {
     ...described(rule),
     validateResource: (args, reportViolation) => {
-      if (args.type !== WEBHOOK_TYPE) return;
+      if (!WEBHOOK_TYPES.includes(args.type)) return;
       const resource = {
         urn: args.urn,
         type: args.type,

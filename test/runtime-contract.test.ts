@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { DOMAIN_STEP_TYPES, WEBHOOK_TYPES } from "../provider/policy/resources";
+import * as runtime from "../provider/runtime-contract";
+
+/** What every released version's stored providers call, by key, with the type token it registered. */
+const RELEASED = {
+  webhook: "pulumi-nodejs:dynamic/service:Webhook",
+  domainRegistration: "pulumi-nodejs:dynamic/service:DomainRegistration",
+  domainVerification: "pulumi-nodejs:dynamic/service:DomainVerification",
+  verificationFile: "pulumi-nodejs:dynamic/service:VerificationFile",
+};
+
+const METHODS = ["check", "diff", "create", "read", "update", "remove"];
+
+describe("the runtime contract that stored providers require", () => {
+  it("serves configure and every released resource key, each under the key its declaration names", () => {
+    const { configure, ...served } = runtime;
+    expect(typeof configure).toBe("function");
+    expect(Object.keys(served).sort()).toEqual(Object.keys(RELEASED).sort());
+    for (const [name, resource] of Object.entries(served)) {
+      expect(resource.key).toBe(name);
+      for (const method of METHODS) expect(typeof resource[method as keyof typeof resource]).toBe("function");
+    }
+  });
+
+  it("keeps each resource's released type token: a new one would replace every resource of the type", () => {
+    const { configure: _, ...served } = runtime;
+    expect(Object.fromEntries(Object.entries(served).map(([key, r]) => [key, r.token]))).toEqual(RELEASED);
+  });
+});
+
+describe("the policy pack's type tokens, read from the registry", () => {
+  it("reads the Webhook as a webhook and both domain steps as steps, nothing else", () => {
+    expect(WEBHOOK_TYPES).toEqual([RELEASED.webhook]);
+    expect([...DOMAIN_STEP_TYPES].sort()).toEqual([RELEASED.domainRegistration, RELEASED.domainVerification]);
+  });
+});
