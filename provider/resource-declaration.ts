@@ -32,7 +32,7 @@ export interface ResourceDeclaration<Key extends string> {
 
 /** A declared resource: its lifecycle, as the runtime contract serves it, and what is known about it. */
 export interface DeclaredResource<Key extends string = string> extends ResourceLifecycle {
-  /** The name the runtime contract serves it under (see {@link ResourceDeclaration.key}). */
+  /** The name the runtime contract serves it under; it never changes once released. */
   readonly key: Key;
   /** The type in its type token, such as `Webhook`. */
   readonly type: string;

@@ -6,8 +6,8 @@
  * serves every resource that registry.ts lists, under its key.
  */
 
+import { type ConfigSource, configureFromStack } from "./lifecycle-kit/stack-config";
 import { assertSupportedNode } from "./node-version";
-import { type ConfigSource, configureFromStack } from "./runtime/stack-config";
 
 // Before anything else: on an old Node the failure below is the only one the user should see. The
 // imports of this module are plain JavaScript that loads on any Node; lifecycles load their modules

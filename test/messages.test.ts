@@ -9,7 +9,7 @@ import { ServiceClient } from "../provider/client/index";
 import * as domainMessages from "../provider/domain/messages";
 import type { ServiceError } from "../provider/errors/index";
 import { createNodeHandler, MemoryCounterStore, parseDelivery } from "../provider/receiver/index";
-import { hostOverrides } from "../provider/runtime/clients";
+import { hostOverrides } from "../provider/lifecycle-kit/clients";
 import * as webhookMessages from "../provider/webhook/messages";
 import { startSandbox } from "../sandbox/index";
 import { HOOKS_TOKEN, PLAIN_TOKEN } from "./helpers/fixtures";

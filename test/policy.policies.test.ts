@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_ACTIVE_WEBHOOKS } from "../provider/api/limits";
 import { FORM_FACTORS } from "../provider/api/rules";
 import { servicePolicies } from "../provider/policy/index";
-import { UNKNOWN } from "../provider/runtime/unknowns";
+import { UNKNOWN } from "../provider/lifecycle-kit/unknowns";
 import {
   domain,
   type EngineResource,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { servicePolicies } from "../provider/policy/index";
-import { DOMAIN_STEP_TYPES, DOMAIN_TYPE, WEBHOOK_TYPES } from "../provider/policy/resources";
+import { DOMAIN_STEP_TYPES, DOMAIN_TYPE, WEBHOOK_TYPES } from "../provider/policy/views";
 import { type EngineResource, recordRegistrations, runPolicies } from "./helpers/analyzer";
 import { SECRET } from "./helpers/fixtures";
 import { mockedPulumi, serviceOutputs, settled } from "./helpers/mocks";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DOMAIN_STEP_TYPES, WEBHOOK_TYPES } from "../provider/policy/resources";
+import { DOMAIN_STEP_TYPES, WEBHOOK_TYPES } from "../provider/policy/views";
 import * as runtime from "../provider/runtime-contract";
 
 /** What every released version's stored providers call, by key, with the type token it registered. */

@@ -1,6 +1,6 @@
 import type { PolicyResource } from "@pulumi/policy";
 import { rememberSecret } from "../context/process";
-import { type AnalyzedResource, WEBHOOK_TYPES } from "./resources";
+import { type AnalyzedResource, WEBHOOK_TYPES } from "./views";
 
 /**
  * What the analyzer hands a policy, turned into the plain AnalyzedResource the pure rules read. Kept out

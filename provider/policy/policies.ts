@@ -15,7 +15,6 @@ import {
   policyConfigSchema,
   QuotaConfig,
 } from "./config";
-import { readStack, readWebhook, type StackView, WEBHOOK_TYPES, type WebhookView } from "./resources";
 import {
   channelViolations,
   duplicateViolations,
@@ -27,6 +26,7 @@ import {
   unregisteredHostViolations,
   type Violation,
 } from "./rules";
+import { readStack, readWebhook, type StackView, WEBHOOK_TYPES, type WebhookView } from "./views";
 
 /**
  * The thin @pulumi/policy layer: turns what the analyzer hands a policy into AnalyzedResources, runs a

@@ -8,7 +8,7 @@ import { declareResource } from "../resource-declaration";
 /** The Webhook's lifecycle: checks and diffs load plan.ts, the rest loads lifecycle.ts (and the API client). */
 export const webhookLifecycle = lazyLifecycle(
   () => import("./plan.js"),
-  () => import("./lifecycle.js"),
+  () => import("./apply.js"),
 );
 
 /** The Webhook, as the registry lists it. */

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { canonicalFilters, Hostname } from "../api/rules";
 import type { CanonicalFilter } from "../api/shapes";
 import { DOMAIN_COMPONENT_TYPE } from "../domain/declaration";
+import { containsUnknown } from "../lifecycle-kit/unknowns";
 import * as registry from "../registry";
 import type { DeclaredResource, PolicyRole } from "../resource-declaration";
-import { containsUnknown } from "../runtime/unknowns";
 import { VERSIONED_MEMBERS, type WebhookInputs, webhookInputsSchema } from "../webhook/schema";
 
 /**
