@@ -1,6 +1,6 @@
 /**
- * The runtime contract: what the provider code stored in a stack's state calls, by name, as
- * `require("@service/pulumi/runtime")[key][method](...)`, and `configure(config)`. State written by
+ * The runtime contract: what the provider code stored in a stack's state requires by name
+ * (`@service/pulumi/runtime`) and calls as `[key][method](...)` and `configure(config)`. State written by
  * every earlier version of this package calls it, so its names and signatures stay, and every method keeps
  * accepting the state those versions wrote. The package.json `exports["./runtime"]` entry points here; it
  * serves every resource that registry.ts lists, under its key.
