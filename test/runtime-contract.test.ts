@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { DOMAIN_STEP_TYPES, WEBHOOK_TYPES } from "../provider/policy/views";
 import * as runtime from "../provider/runtime-contract";
@@ -26,6 +27,31 @@ describe("the runtime contract that stored providers require", () => {
   it("keeps each resource's released type token: a new one would replace every resource of the type", () => {
     const { configure: _, ...served } = runtime;
     expect(Object.fromEntries(Object.entries(served).map(([key, r]) => [key, r.token]))).toEqual(RELEASED);
+  });
+});
+
+describe("the runtime bundle, as the dynamic-provider host loads it", () => {
+  /** The bundle's files a fresh process has loaded, with what each holds, on require and after one check. */
+  function loadedOnRequireAndCheck(): Record<"required" | "checked", { zod: boolean; client: boolean }[]> {
+    const script = `
+      const { readFileSync } = require("node:fs");
+      const loaded = () => Object.keys(require.cache)
+        .filter((file) => file.includes("/dist/runtime/"))
+        .map((file) => readFileSync(file, "utf8"))
+        .map((text) => ({ zod: text.includes("ZodError"), client: text.includes("ServiceClient = class") }));
+      const runtime = require("@service/pulumi/runtime");
+      const required = loaded();
+      runtime.webhook.check({}, {}).then(() => process.stdout.write(JSON.stringify({ required, checked: loaded() })));`;
+    return JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }));
+  }
+
+  it("loads no lifecycle on require, and on a first check only the plan, never the API client", () => {
+    // The registry lists every resource: it must hand the contract lazy lifecycles, or the host's cold
+    // start would load every resource's schemas and the client before it answers anything.
+    const { required, checked } = loadedOnRequireAndCheck();
+    expect(required.some((file) => file.zod || file.client)).toBe(false);
+    expect(checked.some((file) => file.zod)).toBe(true);
+    expect(checked.some((file) => file.client)).toBe(false);
   });
 });
 
