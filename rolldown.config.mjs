@@ -1,5 +1,5 @@
 /**
- * Bundles the runtime contract (`@service/pulumi/runtime`, provider/runtime-entry.ts) into dist/runtime/.
+ * Bundles the runtime contract (`@service/pulumi/runtime`, provider/runtime-contract.ts) into dist/runtime/.
  * The dynamic-provider host loads it on every `pulumi preview` and `up`, and loading the ~120 files tsc
  * emits for it (zod's 95 among them) took most of this package's share of the host's cold start. One
  * chunk per lazily imported lifecycle module keeps the first Check from loading the API client. The
@@ -7,7 +7,7 @@
  */
 /** @type {import("rolldown").RolldownOptions} */
 export default {
-  input: { index: "provider/runtime-entry.ts" },
+  input: { index: "provider/runtime-contract.ts" },
   platform: "node",
   tsconfig: "tsconfig.build.json",
   external: [/^undici(\/|$)/, /^@pulumi\//],

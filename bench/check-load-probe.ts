@@ -1,6 +1,6 @@
 /**
  * Run by cold-start.ts in a fresh Node process: where the first Check of a Webhook spends its time. It
- * loads what the host loads, in the same order (the runtime entry point, then the first check call, which
+ * loads what the host loads, in the same order (the runtime contract, then the first check call, which
  * loads the webhook's plan chunk), and times every module load, attributing each one's own time (its
  * children's excluded) to a group: zod, this package's modules, Node's built-ins, other packages.
  * Prints one JSON line.
@@ -63,9 +63,9 @@ const INPUTS = {
 async function main(): Promise<void> {
   const stages: Record<string, number> = {};
   let t = performance.now();
-  const runtime = require("@service/pulumi/runtime") as typeof import("../provider/runtime-entry");
+  const runtime = require("@service/pulumi/runtime") as typeof import("../provider/runtime-contract");
   runtime.configure({ get: () => undefined });
-  stages["runtime entry + configure"] = performance.now() - t;
+  stages["runtime contract + configure"] = performance.now() - t;
   t = performance.now();
   const first = (await runtime.webhook.check({}, INPUTS)) as { failures: unknown[] };
   stages["first check (loads the webhook's plan chunk, builds and compiles its schemas)"] =

@@ -5,7 +5,7 @@
  * text); what remains is loading and running this package's code. Hosts start from this repository, as
  * `pulumi up` starts them from a program's directory, and the two kinds alternate start by start.
  *
- * The runtime entry point turns on Node's compile cache, which lives under os.tmpdir(): each host gets
+ * The runtime contract turns on Node's compile cache, which lives under os.tmpdir(): each host gets
  * its own TMPDIR so that "cold" and "warm" mean what they say, while the cache is enabled exactly where
  * the package enables it (NODE_COMPILE_CACHE would enable it for Pulumi's modules as well).
  */

@@ -7,8 +7,11 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { domainRegistration, domainVerification } from "../provider/lifecycles";
-import { configure } from "../provider/runtime-entry";
+import {
+  domainRegistrationLifecycle as domainRegistration,
+  domainVerificationLifecycle as domainVerification,
+} from "../provider/domain/declaration";
+import { configure } from "../provider/runtime-contract";
 import { startSandbox } from "../sandbox/index";
 
 const TOKEN = "bench-token";

@@ -8,8 +8,8 @@
 import { performance } from "node:perf_hooks";
 import { Agent } from "undici";
 import { ProcessContext, setProcessContext } from "../provider/context/process";
-import { webhook } from "../provider/lifecycles";
-import { configure } from "../provider/runtime-entry";
+import { configure } from "../provider/runtime-contract";
+import { webhookLifecycle as webhook } from "../provider/webhook/declaration";
 import { startSandbox } from "../sandbox/index";
 import { median } from "./stats";
 

@@ -7,8 +7,8 @@
  * - this package's share of the dynamic-provider host's cold start (goal <= 30 ms; cold-start.ts)
  */
 import { ProcessContext, setProcessContext } from "../provider/context/process";
-import { webhook } from "../provider/lifecycles";
-import { configure } from "../provider/runtime-entry";
+import { configure } from "../provider/runtime-contract";
+import { webhookLifecycle as webhook } from "../provider/webhook/declaration";
 import { startSandbox } from "../sandbox/index";
 import { webhookProviderText } from "../test/helpers/mocks";
 import { coldStartRun } from "./cold-start";

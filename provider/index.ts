@@ -8,7 +8,7 @@ export {
   type DomainRegistrationArgs,
   DomainVerification,
   type DomainVerificationArgs,
-} from "./domain/resources";
+} from "./domain/resource";
 export { directoryPublisher, VerificationFile, type VerificationFileArgs } from "./publishers/directory";
 export type { Publisher, PublisherOptions, VerificationFileSpec } from "./publishers/publisher";
 export {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { webhook } from "../provider/lifecycles";
+import { webhookLifecycle as webhook } from "../provider/webhook/declaration";
 import { HOST, webhookArgs } from "./helpers/fixtures";
 import { hookBody, useRegisteredWorld } from "./helpers/world";
 

@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  domainRegistrationLifecycle as domainRegistration,
+  domainVerificationLifecycle as domainVerification,
+} from "../provider/domain/declaration";
 import type { ServiceError } from "../provider/errors/base";
-import { domainRegistration, domainVerification, verificationFile } from "../provider/lifecycles";
+import { verificationFileLifecycle as verificationFile } from "../provider/publishers/declaration";
 import { ManualClock } from "../sandbox/index";
 import { steppingClock } from "./helpers/fake-clock";
 import { HOOKS_TOKEN, HOST, OTHER_TOKEN, ROTATED_TOKEN } from "./helpers/fixtures";

@@ -1,6 +1,7 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { domainRegistration, webhook } from "../provider/lifecycles";
+import { domainRegistrationLifecycle as domainRegistration } from "../provider/domain/declaration";
+import { webhookLifecycle as webhook } from "../provider/webhook/declaration";
 import { webhookArgs } from "./helpers/fixtures";
 import { hookBody, useRegisteredWorld } from "./helpers/world";
 

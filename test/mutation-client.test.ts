@@ -20,8 +20,8 @@ import { DEFAULT_RETRY_POLICY, retryDelay } from "../provider/client/retry";
 import { isTimeout, neverSent, SendFailure } from "../provider/client/transport";
 import { describeObservation, fetchVerificationFile } from "../provider/client/verification-fetch";
 import { processContext } from "../provider/context/process";
-import { activeWebhooks } from "../provider/runtime/listings";
-import { stackSettings } from "../provider/runtime/stack-config";
+import { activeWebhooks } from "../provider/lifecycle-kit/listings";
+import { stackSettings } from "../provider/lifecycle-kit/stack-config";
 import { awaitCandidates, candidates } from "../provider/webhook/reconcile";
 import { identityOf } from "../provider/webhook/schema";
 import { steppingClock } from "./helpers/fake-clock";
@@ -699,7 +699,7 @@ describe("the process context", () => {
 
   it("holds one of each state when the runtime bundle and the package are both loaded (regression)", () => {
     setProcessContext(new ProcessContext());
-    const bundle = require("@service/pulumi/runtime") as typeof import("../provider/runtime-entry");
+    const bundle = require("@service/pulumi/runtime") as typeof import("../provider/runtime-contract");
     expect(require.resolve("@service/pulumi/runtime")).toMatch(/dist[\\/]runtime[\\/]index\.js$/);
     bundle.configure({ get: (key) => ({ "service:baseUrl": "https://api.example.com" })[key] });
     // The package's own copy (from source here) sees what the bundle's `configure` stored.

@@ -2,8 +2,8 @@ import type { ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/po
 import { describe, expect, it } from "vitest";
 import { MAX_ACTIVE_WEBHOOKS } from "../provider/api/limits";
 import { FORM_FACTORS } from "../provider/api/rules";
+import { UNKNOWN } from "../provider/lifecycle-kit/unknowns";
 import { servicePolicies } from "../provider/policy/index";
-import { UNKNOWN } from "../provider/runtime/unknowns";
 import {
   domain,
   type EngineResource,

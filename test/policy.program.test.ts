@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { servicePolicies } from "../provider/policy/index";
-import { DOMAIN_STEP_TYPES, DOMAIN_TYPE, WEBHOOK_TYPE } from "../provider/policy/resources";
+import { DOMAIN_STEP_TYPES, DOMAIN_TYPE, WEBHOOK_TYPES } from "../provider/policy/views";
 import { type EngineResource, recordRegistrations, runPolicies } from "./helpers/analyzer";
 import { SECRET } from "./helpers/fixtures";
 import { mockedPulumi, serviceOutputs, settled } from "./helpers/mocks";
@@ -28,7 +28,7 @@ describe("programs registered through the Node SDK, as the engine passes them to
     await settled(pulumi, [program.authenticationWebhook!, program.fingerprintWebhook!, program.domainUuid!]);
     const stack = recorded();
     expect(stack.map((r) => r.type)).toEqual(
-      expect.arrayContaining([WEBHOOK_TYPE, DOMAIN_TYPE, ...DOMAIN_STEP_TYPES]),
+      expect.arrayContaining([...WEBHOOK_TYPES, DOMAIN_TYPE, ...DOMAIN_STEP_TYPES]),
     );
     expect(await runPolicies(servicePolicies, stack)).toEqual([]);
   });

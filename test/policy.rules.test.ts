@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_ACTIVE_WEBHOOKS } from "../provider/api/limits";
+import { UNKNOWN } from "../provider/lifecycle-kit/unknowns";
 import { analyzedResource } from "../provider/policy/analyzed";
-import { readStack, readWebhook } from "../provider/policy/resources";
 import {
   channelViolations,
   duplicateViolations,
@@ -12,7 +12,7 @@ import {
   secretInPlainTextViolations,
   unregisteredHostViolations,
 } from "../provider/policy/rules";
-import { UNKNOWN } from "../provider/runtime/unknowns";
+import { readStack, readWebhook } from "../provider/policy/views";
 import {
   domain,
   type EngineResource,

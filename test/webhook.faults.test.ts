@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ServiceError } from "../provider/errors/base";
 import type { PendingCreateError } from "../provider/errors/lifecycle";
-import { webhook } from "../provider/lifecycles";
+import { webhookLifecycle as webhook } from "../provider/webhook/declaration";
 import { steppingClock } from "./helpers/fake-clock";
 import { HOOKS_TOKEN, OTHER_TOKEN, ROTATED_TOKEN, SECRET, webhookArgs } from "./helpers/fixtures";
 import { configureStack, nextProcess } from "./helpers/runtime";

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { webhook } from "../provider/lifecycles";
+import { webhookLifecycle as webhook } from "../provider/webhook/declaration";
 import { HOOKS_TOKEN, webhookArgs } from "./helpers/fixtures";
 import { configureStack } from "./helpers/runtime";
 import { registerDomain, startWorld, type World } from "./helpers/world";

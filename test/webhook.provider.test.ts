@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ServiceError } from "../provider/errors/base";
-import { webhook } from "../provider/lifecycles";
-import { UNKNOWN } from "../provider/runtime/unknowns";
+import { UNKNOWN } from "../provider/lifecycle-kit/unknowns";
+import { webhookLifecycle as webhook } from "../provider/webhook/declaration";
 import { ManualClock } from "../sandbox/index";
 import { HOOKS_TOKEN, HOST, OTHER_TOKEN, SECRET, webhookArgs } from "./helpers/fixtures";
 import { configureStack, nextProcess } from "./helpers/runtime";

@@ -1,8 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { AcceptLanguage, ConnectionInput } from "../api/shapes";
 import type { Publisher } from "../publishers/publisher";
-import { DOMAIN_COMPONENT_TYPE } from "../resource-types";
-import { DomainRegistration, DomainVerification } from "./resources";
+import { DOMAIN_COMPONENT_TYPE } from "./declaration";
+import { DomainRegistration, DomainVerification } from "./resource";
 
 /** Inputs of the Domain component. */
 export interface DomainArgs {

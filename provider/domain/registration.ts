@@ -1,16 +1,16 @@
+/** What `pulumi up`, `refresh` and `destroy` run for a DomainRegistration (start_registration). */
+
 import { verificationKey } from "../api/verification";
 import { AmbiguousRequestError } from "../errors/transport";
-import { clientFor } from "../runtime/clients";
-import { withCommonMembers } from "../runtime/common-members";
-import { registeredDomains } from "../runtime/listings";
+import { clientFor } from "../lifecycle-kit/clients";
+import { withCommonMembers } from "../lifecycle-kit/common-members";
+import { registeredDomains } from "../lifecycle-kit/listings";
+import type { ResourceProps } from "../resource-lifecycle";
 import { startUnconfirmedError } from "./messages";
 import { RegistrationInputs, RegistrationOutputs } from "./schema";
 
-/** What `pulumi up`, `refresh` and `destroy` run for a DomainRegistration (start_registration). */
-type Props = Record<string, unknown>;
-
 /** start_registration: a new verifier and register token, valid until expiresAt. */
-export async function create(props: Props): Promise<{ id: string; outs: RegistrationOutputs }> {
+export async function create(props: ResourceProps): Promise<{ id: string; outs: RegistrationOutputs }> {
   const inputs = RegistrationInputs.parse(props);
   let start: Awaited<ReturnType<ReturnType<typeof clientFor>["startDomainRegistration"]>>;
   try {
@@ -39,7 +39,7 @@ export async function create(props: Props): Promise<{ id: string; outs: Registra
  * `pulumi up` starts a new one instead of wedging on a dead verifier. Once the domain is registered the
  * registration stays, expired or not.
  */
-export async function read(id: string, props: Props) {
+export async function read(id: string, props: ResourceProps) {
   const old = RegistrationOutputs.parse(props);
   const client = clientFor(old);
   const registered = (await registeredDomains(client)).some((d) => d.domainName === old.domainName);
@@ -48,9 +48,9 @@ export async function read(id: string, props: Props) {
   return { id, props: old, inputs };
 }
 
-export async function update(_id: string, olds: Props, news: Props) {
+export async function update(_id: string, olds: ResourceProps, news: ResourceProps) {
   return { outs: withCommonMembers(RegistrationOutputs.parse(olds), news) };
 }
 
 /** A registration has nothing to remove on the service: an unused link expires by itself. */
-export async function remove(_id: string, _props: Props): Promise<void> {}
+export async function remove(_id: string, _props: ResourceProps): Promise<void> {}

@@ -1,16 +1,19 @@
-import { rememberSecret } from "../context/process";
-import { type CheckFailure, checkInputs } from "../runtime/check";
-import { commonMembersChanged } from "../runtime/common-members";
-import { containsUnknown } from "../runtime/unknowns";
-import { VERIFY_MEMBERS, VerificationInputs, VerificationOutputs } from "./schema";
-
 /**
  * What `pulumi preview` runs for a DomainVerification: check and diff. Neither calls the API, and this
  * module loads nothing the API needs.
  */
-type Props = Record<string, unknown>;
 
-export async function check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
+import { rememberSecret } from "../context/process";
+import { type CheckFailure, checkInputs } from "../lifecycle-kit/check";
+import { commonMembersChanged } from "../lifecycle-kit/common-members";
+import { containsUnknown } from "../lifecycle-kit/unknowns";
+import type { ResourceProps } from "../resource-lifecycle";
+import { VERIFY_MEMBERS, VerificationInputs, VerificationOutputs } from "./schema";
+
+export async function check(
+  _olds: ResourceProps,
+  news: ResourceProps,
+): Promise<{ inputs: ResourceProps; failures: CheckFailure[] }> {
   rememberSecret(news.registerToken);
   rememberSecret((news.connection as { token?: unknown } | undefined)?.token);
   const result = checkInputs(VerificationInputs, news);
@@ -26,7 +29,7 @@ export async function check(_olds: Props, news: Props): Promise<{ inputs: Props;
 const REPLACING = ["domainName", "adopt", "verifier"] as const;
 
 /** Another hostname, verifier or adopt mode is another verification; `timeout` and credentials change in place. */
-export async function diff(_id: string, olds: Props, news: Props) {
+export async function diff(_id: string, olds: ResourceProps, news: ResourceProps) {
   const old = VerificationOutputs.parse(olds);
   const replaces = REPLACING.filter(
     (key) => containsUnknown(news[key]) || (news[key] ?? old[key]) !== old[key],

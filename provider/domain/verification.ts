@@ -1,13 +1,16 @@
+/** What `pulumi up`, `refresh` and `destroy` run for a DomainVerification (finish_registration). */
+
 import type { Domain } from "../api/shapes";
 import type { ServiceClient } from "../client/client";
 import { fetchVerificationFile, type Observation } from "../client/verification-fetch";
 import { contextKey, processContext, rememberSecret } from "../context/process";
 import { ConflictError, InvalidRequestError, RateLimitError } from "../errors/api";
 import { AmbiguousRequestError } from "../errors/transport";
-import { clientFor, hostOverrides } from "../runtime/clients";
-import { withCommonMembers } from "../runtime/common-members";
-import { activeWebhooks, forgetDomains, registeredDomains } from "../runtime/listings";
-import { confirmGone, recordedCredentials, sameCredentials } from "../runtime/ownership";
+import { clientFor, hostOverrides } from "../lifecycle-kit/clients";
+import { withCommonMembers } from "../lifecycle-kit/common-members";
+import { activeWebhooks, forgetDomains, registeredDomains } from "../lifecycle-kit/listings";
+import { confirmGone, recordedCredentials, sameCredentials } from "../lifecycle-kit/ownership";
+import type { ResourceProps } from "../resource-lifecycle";
 import {
   domainCredentialsChangedError,
   domainInUseError,
@@ -19,9 +22,6 @@ import {
   notServedError,
 } from "./messages";
 import { VerificationInputs, VerificationOutputs } from "./schema";
-
-/** What `pulumi up`, `refresh` and `destroy` run for a DomainVerification (finish_registration). */
-type Props = Record<string, unknown>;
 
 /** Polling starts quick and settles at this interval, so a file that appears is seen within it. */
 const FIRST_POLL_MS = 200;
@@ -86,7 +86,7 @@ async function adopt(inputs: VerificationInputs) {
  * Waits until the file is served, then calls finish_registration once. It never retries a finish that
  * the service refused: repeated failures get the domain blocked.
  */
-export async function create(props: Props): Promise<{ id: string; outs: VerificationOutputs }> {
+export async function create(props: ResourceProps): Promise<{ id: string; outs: VerificationOutputs }> {
   const inputs = VerificationInputs.parse(props);
   if (inputs.adopt) return adopt(inputs);
   const { domainName, verifier, url, registerToken, expiresAt } = inputs as Required<VerificationInputs>;
@@ -148,7 +148,7 @@ const subject = (old: VerificationOutputs) => `the registered domain ${old.domai
  * Refresh: registered while the organization's domain listing has it. One that is missing is reported
  * gone only when the credentials in use could see it.
  */
-export async function read(id: string, props: Props) {
+export async function read(id: string, props: ResourceProps) {
   const old = VerificationOutputs.parse(props);
   const client = clientFor(old);
   const found = (await registeredDomains(client)).find((d) => d.domainUuid === id);
@@ -177,7 +177,7 @@ export async function read(id: string, props: Props) {
  * `timeout` and credentials change in place. New credentials are checked with one listing call first,
  * so that the switch cannot leave the domain registered with nothing managing it.
  */
-export async function update(id: string, olds: Props, news: Props) {
+export async function update(id: string, olds: ResourceProps, news: ResourceProps) {
   const old = VerificationOutputs.parse(olds);
   const client = clientFor({
     connection: news.connection as VerificationOutputs["connection"],
@@ -200,7 +200,7 @@ export async function update(id: string, olds: Props, news: Props) {
  * Deactivates the domain. "Not registered" counts as done only when the credentials in use could see it;
  * a domain that active webhooks still target fails with the list of those webhooks.
  */
-export async function remove(id: string, props: Props): Promise<void> {
+export async function remove(id: string, props: ResourceProps): Promise<void> {
   if (processContext().get(CONFIRMED_HERE).has(id)) return;
   const old = VerificationOutputs.parse(props);
   const client = clientFor(old);

@@ -1,6 +1,6 @@
 import type { PolicyResource } from "@pulumi/policy";
 import { rememberSecret } from "../context/process";
-import { type AnalyzedResource, WEBHOOK_TYPE } from "./resources";
+import { type AnalyzedResource, WEBHOOK_TYPES } from "./views";
 
 /**
  * What the analyzer hands a policy, turned into the plain AnalyzedResource the pure rules read. Kept out
@@ -21,7 +21,7 @@ export function plainProps(props: Record<string, unknown>): Record<string, unkno
 
 /** Messages quote endpoints, channels and filters, so a secret copied into one is masked like everywhere else. */
 export function rememberWebhookSecrets(resource: AnalyzedResource): void {
-  if (resource.type !== WEBHOOK_TYPE) return;
+  if (!WEBHOOK_TYPES.includes(resource.type)) return;
   const { secretKey, connection } = resource.props;
   if (typeof secretKey === "string") rememberSecret(secretKey);
   if (typeof connection === "object" && connection !== null) {

@@ -1,5 +1,5 @@
 import type { CanonicalFilter } from "../api/shapes";
-import type { Credentials, DomainView, WebhookView } from "./resources";
+import type { Credentials, DomainView, WebhookView } from "./views";
 
 /**
  * The text of every violation. Each names the resources, the cause and the next step, and none shows a

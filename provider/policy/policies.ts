@@ -15,7 +15,6 @@ import {
   policyConfigSchema,
   QuotaConfig,
 } from "./config";
-import { readStack, readWebhook, type StackView, WEBHOOK_TYPE, type WebhookView } from "./resources";
 import {
   channelViolations,
   duplicateViolations,
@@ -27,6 +26,7 @@ import {
   unregisteredHostViolations,
   type Violation,
 } from "./rules";
+import { readStack, readWebhook, type StackView, WEBHOOK_TYPES, type WebhookView } from "./views";
 
 /**
  * The thin @pulumi/policy layer: turns what the analyzer hands a policy into AnalyzedResources, runs a
@@ -82,7 +82,7 @@ function webhookPolicy<S extends z.ZodObject = typeof NoConfig>(
   return {
     ...described(rule),
     validateResource: (args, reportViolation) => {
-      if (args.type !== WEBHOOK_TYPE) return;
+      if (!WEBHOOK_TYPES.includes(args.type)) return;
       const resource = {
         urn: args.urn,
         type: args.type,

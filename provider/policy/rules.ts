@@ -10,16 +10,10 @@ import {
   secretInPlainTextMessage,
   unregisteredHostMessage,
 } from "./messages";
-import {
-  type Credentials,
-  DEFAULT_CHANNEL,
-  type StackView,
-  type WebhookView,
-  webhookFilters,
-} from "./resources";
+import { type Credentials, DEFAULT_CHANNEL, type StackView, type WebhookView, webhookFilters } from "./views";
 
 /**
- * The rules, as pure functions of what resources.ts read. A value that is not known yet never produces a
+ * The rules, as pure functions of what views.ts read. A value that is not known yet never produces a
  * violation: a Webhook or Domain whose deciding member is unknown is left out of the rule that needs it.
  * Nothing here repeats what the Webhook's own `check` rejects: such members are absent from the view.
  */

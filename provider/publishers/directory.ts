@@ -1,7 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
+import { DYNAMIC_MODULE } from "../resource-declaration";
 import { withSecretOutputs } from "../resource-options";
-import { DYNAMIC_MODULE, DYNAMIC_TYPES } from "../resource-types";
-import { RuntimeProvider } from "../runtime-provider";
+import { StoredProvider } from "../stored-provider";
+import { verificationFile } from "./declaration";
 import type { Publisher } from "./publisher";
 
 /** The inputs of a VerificationFile. */
@@ -31,7 +32,7 @@ export class VerificationFile extends pulumi.dynamic.Resource {
       { ...args, content: pulumi.secret(args.content), path: undefined, contentHash: undefined },
       withSecretOutputs(opts, ["contentHash"]),
       DYNAMIC_MODULE,
-      DYNAMIC_TYPES.verificationFile,
+      verificationFile.type,
     );
   }
 }
@@ -46,4 +47,4 @@ export function directoryPublisher(directory: pulumi.Input<string>): Publisher {
     );
 }
 
-const fileProvider = new RuntimeProvider("verificationFile");
+const fileProvider = new StoredProvider(verificationFile.key);

@@ -1,11 +1,10 @@
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, normalize, resolve } from "node:path";
 import { z } from "zod";
-import { checkInputs } from "../runtime/check";
-import { hashSecret, secretMatches } from "../runtime/secret-hash";
-import { containsUnknown } from "../runtime/unknowns";
-
-type Props = Record<string, unknown>;
+import { checkInputs } from "../lifecycle-kit/check";
+import { hashSecret, secretMatches } from "../lifecycle-kit/secret-hash";
+import { containsUnknown } from "../lifecycle-kit/unknowns";
+import type { ResourceProps } from "../resource-lifecycle";
 
 const FileInputs = z.object({
   directory: z.string().min(1, "must not be empty"),
@@ -38,11 +37,11 @@ async function write(inputs: z.output<typeof FileInputs>): Promise<FileOutputs> 
   return { directory: inputs.directory, key: inputs.key, path, contentHash: hashSecret(inputs.content) };
 }
 
-export async function check(_olds: Props, news: Props) {
+export async function check(_olds: ResourceProps, news: ResourceProps) {
   return checkInputs(FileInputs, news);
 }
 
-export async function diff(_id: string, olds: Props, news: Props) {
+export async function diff(_id: string, olds: ResourceProps, news: ResourceProps) {
   const old = FileOutputs.parse(olds);
   const replaces = (["directory", "key"] as const).filter(
     (k) => containsUnknown(news[k]) || news[k] !== old[k],
@@ -53,13 +52,13 @@ export async function diff(_id: string, olds: Props, news: Props) {
   return { changes: replaces.length > 0 || rewrite, replaces: [...replaces], deleteBeforeReplace: false };
 }
 
-export async function create(props: Props) {
+export async function create(props: ResourceProps) {
   const outs = await write(FileInputs.parse(props));
   return { id: outs.path, outs };
 }
 
 /** Gone when the file is gone; its content is not compared, since state holds only its hash. */
-export async function read(id: string, props: Props) {
+export async function read(id: string, props: ResourceProps) {
   const old = FileOutputs.parse(props);
   try {
     await readFile(old.path);
@@ -69,10 +68,10 @@ export async function read(id: string, props: Props) {
   return { id, props: old, inputs: { directory: old.directory, key: old.key } };
 }
 
-export async function update(_id: string, _olds: Props, news: Props) {
+export async function update(_id: string, _olds: ResourceProps, news: ResourceProps) {
   return { outs: await write(FileInputs.parse(news)) };
 }
 
-export async function remove(_id: string, props: Props): Promise<void> {
+export async function remove(_id: string, props: ResourceProps): Promise<void> {
   await rm(FileOutputs.parse(props).path, { force: true });
 }

@@ -1,3 +1,9 @@
+/**
+ * Creating a webhook, which the service cannot make idempotent. A create is sent once; when its answer is
+ * lost, the active listing shows whether it landed, and if that cannot tell, the resource is kept in state
+ * as pending so that the next run settles it instead of creating a second webhook.
+ */
+
 import { randomUUID } from "node:crypto";
 import { MAX_ACTIVE_WEBHOOKS } from "../api/limits";
 import type { Webhook } from "../api/shapes";
@@ -7,8 +13,9 @@ import { contextKey, processContext } from "../context/process";
 import { ConflictError, InvalidRequestError } from "../errors/api";
 import { LifecycleError, PendingCreateError } from "../errors/lifecycle";
 import { AmbiguousRequestError } from "../errors/transport";
-import { clientFor, credentialKey } from "../runtime/clients";
-import { activeWebhooks, forgetWebhooks, registeredDomains } from "../runtime/listings";
+import { clientFor, credentialKey } from "../lifecycle-kit/clients";
+import { activeWebhooks, forgetWebhooks, registeredDomains } from "../lifecycle-kit/listings";
+import type { ResourceProps } from "../resource-lifecycle";
 import { forgetAttempt, interruptedAttempt, noteAttempt } from "./attempts";
 import { claim, claimedUuids, clearPending, notePending } from "./claims";
 import {
@@ -27,13 +34,6 @@ import {
   type WebhookState,
 } from "./schema";
 import { outputsFor, parseInputs, pendingState } from "./state";
-
-/**
- * Creating a webhook, which the service cannot make idempotent. A create is sent once; when its answer is
- * lost, the active listing shows whether it landed, and if that cannot tell, the resource is kept in state
- * as pending so that the next run settles it instead of creating a second webhook.
- */
-type Props = Record<string, unknown>;
 
 const CREATE_LOCK = contextKey("webhook create lock", () => new KeyedLock());
 
@@ -174,7 +174,11 @@ async function refusal(client: ServiceClient, identity: WebhookIdentity, error: 
 }
 
 /** Settles a pending webhook: adopts the one that appeared, or creates it if none did. */
-export async function settle(id: string, old: WebhookState, news: Props): Promise<{ outs: WebhookOutputs }> {
+export async function settle(
+  id: string,
+  old: WebhookState,
+  news: ResourceProps,
+): Promise<{ outs: WebhookOutputs }> {
   const inputs = parseInputs(news);
   const client = clientFor(inputs);
   const identity = identityOf(old);

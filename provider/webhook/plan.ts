@@ -1,10 +1,16 @@
+/**
+ * What `pulumi preview` runs for a Webhook: check and diff. Neither calls the API, and this module loads
+ * nothing the API needs, so the dynamic-provider host answers its first Check quickly.
+ */
+
 import { sameFilters } from "../api/rules";
 import { isApiVersion } from "../api/versions";
 import { rememberSecret } from "../context/process";
-import { type CheckFailure, checkInputs } from "../runtime/check";
-import { commonMembersChanged } from "../runtime/common-members";
-import { secretMatches } from "../runtime/secret-hash";
-import { containsUnknown, UNKNOWN } from "../runtime/unknowns";
+import { type CheckFailure, checkInputs } from "../lifecycle-kit/check";
+import { commonMembersChanged } from "../lifecycle-kit/common-members";
+import { secretMatches } from "../lifecycle-kit/secret-hash";
+import { containsUnknown, UNKNOWN } from "../lifecycle-kit/unknowns";
+import type { ResourceProps } from "../resource-lifecycle";
 import { claim, notePending } from "./claims";
 import {
   identityOf,
@@ -15,13 +21,10 @@ import {
   webhookInputsSchema,
 } from "./schema";
 
-/**
- * What `pulumi preview` runs for a Webhook: check and diff. Neither calls the API, and this module loads
- * nothing the API needs, so the dynamic-provider host answers its first Check quickly.
- */
-type Props = Record<string, unknown>;
-
-export async function check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
+export async function check(
+  _olds: ResourceProps,
+  news: ResourceProps,
+): Promise<{ inputs: ResourceProps; failures: CheckFailure[] }> {
   rememberSecret(news.secretKey);
   rememberSecret((news.connection as { token?: unknown } | undefined)?.token);
   const version = news.apiVersion === undefined ? "2.0" : news.apiVersion;
@@ -45,7 +48,7 @@ const REPLACING = ["endpoint", "channel", "apiVersion", "filters", "secretKey"] 
  * credentials is an update in place, which checks that the new credentials still see the webhook. A
  * pending webhook always shows a change, so that `pulumi up` runs the update that reconciles it.
  */
-export async function diff(id: string, olds: Props, news: Props) {
+export async function diff(id: string, olds: ResourceProps, news: ResourceProps) {
   const old = WebhookState.parse(olds);
   const replaces: string[] = [];
   for (const key of REPLACING) {
@@ -83,11 +86,11 @@ export async function diff(id: string, olds: Props, news: Props) {
 }
 
 /** Whether the credentials that would be used now differ from those recorded (stack config included). */
-async function credentialsMoved(old: WebhookState, news: Props): Promise<boolean> {
+async function credentialsMoved(old: WebhookState, news: ResourceProps): Promise<boolean> {
   if (old.credentialsHash === undefined || containsUnknown(news.connection)) return false;
   // Loaded here, not at the top: the client is not needed for check, the first call a preview makes.
-  const { clientFor } = await import("../runtime/clients.js");
-  const { sameCredentials } = await import("../runtime/ownership.js");
+  const { clientFor } = await import("../lifecycle-kit/clients.js");
+  const { sameCredentials } = await import("../lifecycle-kit/ownership.js");
   try {
     const client = clientFor({ connection: news.connection as WebhookState["connection"] });
     return sameCredentials(client, old.credentialsHash) === false;

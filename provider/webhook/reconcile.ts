@@ -1,7 +1,7 @@
 import type { Webhook } from "../api/shapes";
 import type { ServiceClient } from "../client/client";
 import { processContext } from "../context/process";
-import { activeWebhooks } from "../runtime/listings";
+import { activeWebhooks } from "../lifecycle-kit/listings";
 import { isClaimed } from "./claims";
 import { identityOf, sameIdentity, type WebhookIdentity } from "./schema";
 

@@ -1,9 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { AcceptLanguage, ConnectionInput } from "../api/shapes";
 import type { ApiVersion } from "../api/versions";
+import { DYNAMIC_MODULE } from "../resource-declaration";
 import { withSecretConnection, withSecretOutputs } from "../resource-options";
-import { DYNAMIC_MODULE, DYNAMIC_TYPES } from "../resource-types";
-import { RuntimeProvider } from "../runtime-provider";
+import { StoredProvider } from "../stored-provider";
+import { webhook } from "./declaration";
 import { WEBHOOK_SECRET_OUTPUTS } from "./schema";
 
 /** One filter of a Webhook: a key and one value or several. */
@@ -90,9 +91,9 @@ export class Webhook extends pulumi.dynamic.Resource {
       },
       withSecretOutputs(opts, WEBHOOK_SECRET_OUTPUTS),
       DYNAMIC_MODULE,
-      DYNAMIC_TYPES.webhook,
+      webhook.type,
     );
   }
 }
 
-const webhookProvider = new RuntimeProvider("webhook");
+const webhookProvider = new StoredProvider(webhook.key);

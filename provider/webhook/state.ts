@@ -1,16 +1,16 @@
+/** How a Webhook's inputs, the service's answers and the stored state map onto each other. */
+
 import { canonicalFilters, toWireFilters } from "../api/rules";
 import type { Webhook } from "../api/shapes";
 import { isApiVersion } from "../api/versions";
 import type { ServiceClient } from "../client/client";
-import { withCommonMembers } from "../runtime/common-members";
-import { credentialsHash, recordedCredentials } from "../runtime/ownership";
-import { hashSecret } from "../runtime/secret-hash";
+import { withCommonMembers } from "../lifecycle-kit/common-members";
+import { credentialsHash, recordedCredentials } from "../lifecycle-kit/ownership";
+import { hashSecret } from "../lifecycle-kit/secret-hash";
+import type { ResourceProps } from "../resource-lifecycle";
 import { type WebhookInputs, type WebhookOutputs, type WebhookState, webhookInputsSchema } from "./schema";
 
-/** How a Webhook's inputs, the service's answers and the stored state map onto each other. */
-type Props = Record<string, unknown>;
-
-export function parseInputs(props: Props): WebhookInputs {
+export function parseInputs(props: ResourceProps): WebhookInputs {
   return webhookInputsSchema(isApiVersion(props.apiVersion) ? props.apiVersion : "2.0").parse(props);
 }
 
@@ -39,7 +39,7 @@ export function pendingState(
   provider: unknown,
   pendingSince: string,
   claimedElsewhere: readonly string[],
-): Props {
+): ResourceProps {
   return {
     ...withCommonMembers(
       {
@@ -61,7 +61,7 @@ export function pendingState(
 }
 
 /** The inputs a refreshed state implies (everything but what the service assigns and the hashes). */
-export function inputsOf(state: WebhookState): Props {
+export function inputsOf(state: WebhookState): ResourceProps {
   const {
     webhookUuid: _id,
     owner: _owner,

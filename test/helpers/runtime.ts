@@ -1,6 +1,6 @@
 import type { Clock } from "../../provider/context/clock";
 import { ProcessContext, setProcessContext } from "../../provider/context/process";
-import { configure } from "../../provider/runtime-entry";
+import { configure } from "../../provider/runtime-contract";
 import { HOOKS_TOKEN } from "./fixtures";
 
 let configured: Record<string, string> = {};

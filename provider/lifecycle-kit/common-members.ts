@@ -3,11 +3,12 @@
  * service: a change to them is an update in place, and outputs carry them so that delete and refresh
  * use the same credentials.
  */
-type Props = Record<string, unknown>;
+
+import type { ResourceProps } from "../resource-lifecycle";
 
 export function commonMembersChanged(
   old: { connection?: unknown; acceptLanguage?: unknown },
-  news: Props,
+  news: ResourceProps,
 ): boolean {
   return (
     JSON.stringify(news.connection ?? null) !== JSON.stringify(old.connection ?? null) ||
@@ -16,8 +17,8 @@ export function commonMembersChanged(
 }
 
 /** `base` with its common members replaced by those of `news` (absent ones dropped). */
-export function withCommonMembers<T extends object>(base: T, news: Props): T {
-  const { connection: _c, acceptLanguage: _l, ...rest } = base as T & Props;
+export function withCommonMembers<T extends object>(base: T, news: ResourceProps): T {
+  const { connection: _c, acceptLanguage: _l, ...rest } = base as T & ResourceProps;
   return {
     ...rest,
     ...(news.connection ? { connection: news.connection } : {}),

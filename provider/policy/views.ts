@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
 import { canonicalFilters, Hostname } from "../api/rules";
 import type { CanonicalFilter } from "../api/shapes";
-import { DOMAIN_COMPONENT_TYPE, DYNAMIC_TYPES, dynamicTypeToken } from "../resource-types";
-import { containsUnknown } from "../runtime/unknowns";
+import { DOMAIN_COMPONENT_TYPE } from "../domain/declaration";
+import { containsUnknown } from "../lifecycle-kit/unknowns";
+import * as registry from "../registry";
+import type { DeclaredResource, PolicyRole } from "../resource-declaration";
 import { VERSIONED_MEMBERS, type WebhookInputs, webhookInputsSchema } from "../webhook/schema";
 
 /**
@@ -12,21 +14,24 @@ import { VERSIONED_MEMBERS, type WebhookInputs, webhookInputsSchema } from "../w
  * Everything here is pure: no @pulumi/policy, no engine.
  */
 
-/** Type token of a `Webhook`. */
-export const WEBHOOK_TYPE = dynamicTypeToken(DYNAMIC_TYPES.webhook);
+/** The type tokens of the declared resources that the policies read as `role`. */
+function tokensReadAs(role: PolicyRole): readonly string[] {
+  const declared: readonly DeclaredResource[] = Object.values(registry);
+  return declared.filter((resource) => resource.policy === role).map((resource) => resource.token);
+}
+
+/** Type tokens of the resources read as a `Webhook`. */
+export const WEBHOOK_TYPES = tokensReadAs("webhook");
 /** Type token of the `Domain` component. */
 export const DOMAIN_TYPE = DOMAIN_COMPONENT_TYPE;
-/** Type tokens of the two dynamic steps of a domain; both carry a `domainName` input. */
-export const DOMAIN_STEP_TYPES: readonly string[] = [
-  dynamicTypeToken(DYNAMIC_TYPES.domainRegistration),
-  dynamicTypeToken(DYNAMIC_TYPES.domainVerification),
-];
+/** Type tokens of the dynamic steps of a domain; each carries a `domainName` input. */
+export const DOMAIN_STEP_TYPES = tokensReadAs("domainStep");
 
 /** A resource as an analyzer describes it, with plain values: unknown sentinels kept, secrets revealed. */
 export interface AnalyzedResource {
   /** The resource's URN, unique in the stack. */
   readonly urn: string;
-  /** The type token, such as WEBHOOK_TYPE. */
+  /** The type token, such as one of WEBHOOK_TYPES. */
   readonly type: string;
   /** The name given in the program (the last part of the URN). */
   readonly name: string;
@@ -211,7 +216,7 @@ export function readStack(resources: readonly AnalyzedResource[]): StackView {
     }));
 
   return {
-    webhooks: resources.filter((r) => r.type === WEBHOOK_TYPE).map(readWebhook),
+    webhooks: resources.filter((r) => WEBHOOK_TYPES.includes(r.type)).map(readWebhook),
     domains: [...components, ...standalone],
   };
 }

@@ -1,10 +1,16 @@
+/**
+ * What `pulumi up`, `refresh` and `destroy` run for a Webhook: create (or adopt), update, read and remove.
+ * Creating and settling pending creates live in create.ts.
+ */
+
 import { sameFilters } from "../api/rules";
 import { InvalidRequestError, NotFoundError } from "../errors/api";
 import { AmbiguousRequestError } from "../errors/transport";
-import { clientFor } from "../runtime/clients";
-import { withCommonMembers } from "../runtime/common-members";
-import { activeWebhooks, forgetWebhooks } from "../runtime/listings";
-import { confirmGone, recordedCredentials, sameCredentials } from "../runtime/ownership";
+import { clientFor } from "../lifecycle-kit/clients";
+import { withCommonMembers } from "../lifecycle-kit/common-members";
+import { activeWebhooks, forgetWebhooks } from "../lifecycle-kit/listings";
+import { confirmGone, recordedCredentials, sameCredentials } from "../lifecycle-kit/ownership";
+import type { ResourceProps } from "../resource-lifecycle";
 import { claim, clearPending, hasPending, isClaimed, notePending } from "./claims";
 import { createOnce, exclusively, owned, removePending, settle } from "./create";
 import {
@@ -18,12 +24,6 @@ import {
 import { candidates } from "./reconcile";
 import { identityOf, isPending, type WebhookInputs, type WebhookOutputs, WebhookState } from "./schema";
 import { inputsOf, ownership, parseInputs, refreshed } from "./state";
-
-/**
- * What `pulumi up`, `refresh` and `destroy` run for a Webhook: create (or adopt), update, read and remove.
- * Creating and settling pending creates live in create.ts.
- */
-type Props = Record<string, unknown>;
 
 async function adopt(inputs: WebhookInputs & { adoptWebhookUuid: string }) {
   const client = clientFor(inputs);
@@ -44,7 +44,7 @@ async function adopt(inputs: WebhookInputs & { adoptWebhookUuid: string }) {
  * Creates the webhook, or adopts the one named by adoptWebhookUuid. Creates of webhooks the service could
  * not tell apart run one at a time, and none starts while such a create is pending.
  */
-export async function create(props: Props): Promise<{ id: string; outs: WebhookOutputs }> {
+export async function create(props: ResourceProps): Promise<{ id: string; outs: WebhookOutputs }> {
   const inputs = parseInputs(props);
   if (inputs.adoptWebhookUuid !== undefined) {
     return adopt({ ...inputs, adoptWebhookUuid: inputs.adoptWebhookUuid });
@@ -61,7 +61,11 @@ export async function create(props: Props): Promise<{ id: string; outs: WebhookO
  * Nothing about the webhook itself changes in place. A pending webhook is settled. When the credentials
  * changed, one call checks that the new ones still see the webhook, so that the switch cannot orphan it.
  */
-export async function update(id: string, olds: Props, news: Props): Promise<{ outs: WebhookOutputs }> {
+export async function update(
+  id: string,
+  olds: ResourceProps,
+  news: ResourceProps,
+): Promise<{ outs: WebhookOutputs }> {
   const old = WebhookState.parse(olds);
   if (isPending(old)) return settle(id, old, news);
   const current = old as WebhookOutputs;
@@ -84,7 +88,7 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
   };
 }
 
-const pickCommon = (news: Props) => ({
+const pickCommon = (news: ResourceProps) => ({
   connection: news.connection as WebhookInputs["connection"],
   acceptLanguage: news.acceptLanguage as WebhookInputs["acceptLanguage"],
 });
@@ -94,7 +98,7 @@ const pickCommon = (news: Props) => ({
  * the credentials). One that is missing is reported gone only when the credentials in use could see it.
  * A pending webhook is settled if exactly one candidate appeared; otherwise it stays pending.
  */
-export async function read(id: string, props: Props) {
+export async function read(id: string, props: ResourceProps) {
   const old = WebhookState.parse(props);
   const client = clientFor(old);
   if (isPending(old)) {
@@ -129,7 +133,7 @@ export async function read(id: string, props: Props) {
  * Deactivates. A pending webhook deactivates the one its create left behind, if any. A webhook the
  * service does not show counts as deleted only when the credentials in use could see it.
  */
-export async function remove(id: string, props: Props): Promise<void> {
+export async function remove(id: string, props: ResourceProps): Promise<void> {
   const old = WebhookState.parse(props);
   const client = clientFor(old);
   try {

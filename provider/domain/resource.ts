@@ -1,8 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { AcceptLanguage, ConnectionInput } from "../api/shapes";
+import { DYNAMIC_MODULE } from "../resource-declaration";
 import { withSecretConnection, withSecretOutputs } from "../resource-options";
-import { DYNAMIC_MODULE, DYNAMIC_TYPES } from "../resource-types";
-import { RuntimeProvider } from "../runtime-provider";
+import { StoredProvider } from "../stored-provider";
+import { domainRegistration, domainVerification } from "./declaration";
 import { REGISTRATION_SECRET_OUTPUTS, VERIFICATION_SECRET_OUTPUTS } from "./schema";
 
 /** The members every domain step takes; a change to them updates in place. */
@@ -53,7 +54,7 @@ export class DomainRegistration extends pulumi.dynamic.Resource {
       },
       withSecretOutputs(opts, REGISTRATION_SECRET_OUTPUTS),
       DYNAMIC_MODULE,
-      DYNAMIC_TYPES.domainRegistration,
+      domainRegistration.type,
     );
   }
 }
@@ -105,10 +106,10 @@ export class DomainVerification extends pulumi.dynamic.Resource {
       },
       withSecretOutputs(opts, VERIFICATION_SECRET_OUTPUTS),
       DYNAMIC_MODULE,
-      DYNAMIC_TYPES.domainVerification,
+      domainVerification.type,
     );
   }
 }
 
-const registrationProvider = new RuntimeProvider("domainRegistration");
-const verificationProvider = new RuntimeProvider("domainVerification");
+const registrationProvider = new StoredProvider(domainRegistration.key);
+const verificationProvider = new StoredProvider(domainVerification.key);

@@ -1,16 +1,14 @@
 import type * as pulumi from "@pulumi/pulumi";
 
-/** The lifecycle modules that the runtime entry point exports, one per dynamic resource type. */
-export type RuntimeResource = "webhook" | "domainRegistration" | "domainVerification" | "verificationFile";
-
 /**
- * The dynamic provider of every resource type in this package. Pulumi serializes it into the stack's
- * state, so its methods capture nothing from this module: each requires the package's runtime entry
- * point when it runs. That keeps the stored text around a kilobyte and free of secrets, and runs the
- * installed code rather than a frozen copy. `resource` names the lifecycle module and is the only state.
+ * The dynamic provider of every resource type in this package, as Pulumi stores it in the stack's state.
+ * Pulumi serializes it, so its methods capture nothing from this module: each requires the runtime
+ * contract (`@service/pulumi/runtime`) when it runs. That keeps the stored text around a kilobyte and free
+ * of secrets, and runs the installed code rather than a frozen copy. `resource` is the key a resource's
+ * declaration (registry.ts) is served under, and the only state.
  */
-export class RuntimeProvider implements pulumi.dynamic.ResourceProvider {
-  constructor(readonly resource: RuntimeResource) {}
+export class StoredProvider implements pulumi.dynamic.ResourceProvider {
+  constructor(readonly resource: string) {}
 
   async configure(req: pulumi.dynamic.ConfigureRequest) {
     require("@service/pulumi/runtime").configure(req.config);

@@ -1,3 +1,9 @@
+/**
+ * The error hierarchy is part of the contract: callers match on `code`, `instanceof` must work across two
+ * copies of the package, and each message names the request, the cause and the next step. These tests
+ * pin each of those for every class, where the client tests only reach the classes a sandbox can provoke.
+ */
+
 import { inspect } from "node:util";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
@@ -10,11 +16,6 @@ import { adviceFor } from "../provider/errors/advice";
 import { describeBody, errorFromResponse } from "../provider/errors/api";
 import * as source from "../provider/errors/index";
 
-/**
- * The error hierarchy is part of the contract: callers match on `code`, `instanceof` must work across two
- * copies of the package, and each message names the request, the cause and the next step. These tests
- * pin each of those for every class, where the client tests only reach the classes a sandbox can provoke.
- */
 type Errors = typeof source;
 /** The built copy, as a serialized provider loads it next to the program's copy. */
 const built = require("../dist/provider/errors/index.js") as Errors;

@@ -1,0 +1,58 @@
+/**
+ * A resource's lifecycle whose modules load when first called: a preview's checks and diffs never load
+ * the API client, and the dynamic-provider host's first Check loads only what checking needs. The
+ * runtime bundle (rolldown.config.mjs) turns each module loaded here into a chunk of its own.
+ */
+import type { ResourceLifecycle } from "./resource-lifecycle";
+
+/** How many modules were loaded when the compile cache was last written. */
+let modulesCached = 0;
+
+/**
+ * Writes Node's compile cache (enabled by runtime-contract.ts) when a call has loaded modules since the
+ * last write, after the call. Node writes that cache only at a normal exit, and the engine stops the host
+ * with a signal, so without this no later host would start from compiled code. A diff or create can load
+ * more (the API client) than the first check did, hence the count rather than a single write.
+ */
+function keepCompiledCode(): void {
+  const loaded = Object.keys(require.cache).length;
+  if (loaded === modulesCached) return;
+  modulesCached = loaded;
+  const { flushCompileCache } = require("node:module") as { flushCompileCache?: () => void };
+  if (flushCompileCache) setImmediate(flushCompileCache).unref();
+}
+
+/** `call`'s result, writing the compile cache once it settles. */
+async function keepingCompiledCode<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } finally {
+    keepCompiledCode();
+  }
+}
+
+/** The module that answers `check` and `diff`: the lighter one, which never loads the API client. */
+export type PlanModule = Pick<ResourceLifecycle, "check" | "diff">;
+/** The module that answers `create`, `read`, `update` and `remove`. */
+export type ApplyModule = Omit<ResourceLifecycle, "check" | "diff">;
+
+/**
+ * A lifecycle whose `check` and `diff` come from `plan`, and the rest from `apply`, each loaded on first
+ * call. It keeps the modules' own signatures, so callers in this package see what each method answers.
+ */
+export function lazyLifecycle<Plan extends PlanModule, Apply extends ApplyModule>(
+  plan: () => Promise<Plan>,
+  apply: () => Promise<Apply>,
+): Pick<Plan, "check" | "diff"> & Omit<Apply, "check" | "diff"> {
+  const run = <M, T>(load: () => Promise<M>, call: (module: M) => Promise<T>) =>
+    keepingCompiledCode(load().then(call));
+  const lifecycle: ResourceLifecycle = {
+    check: (olds, news) => run(plan, (m) => m.check(olds, news)),
+    diff: (id, olds, news) => run(plan, (m) => m.diff(id, olds, news)),
+    create: (props) => run(apply, (m) => m.create(props)),
+    read: (id, props) => run(apply, (m) => m.read(id, props)),
+    update: (id, olds, news) => run(apply, (m) => m.update(id, olds, news)),
+    remove: (id, props) => run(apply, (m) => m.remove(id, props)),
+  };
+  return lifecycle as Pick<Plan, "check" | "diff"> & Omit<Apply, "check" | "diff">;
+}

@@ -1,0 +1,19 @@
+/**
+ * The VerificationFile resource (what directoryPublisher creates), declared once: registry.ts lists it,
+ * and the runtime contract serves its lifecycle under the key `verificationFile`.
+ */
+import { lazyLifecycle } from "../lazy-lifecycle";
+import { declareResource } from "../resource-declaration";
+
+/** VerificationFile's lifecycle: one small module answers all six methods. */
+export const verificationFileLifecycle = lazyLifecycle(
+  () => import("./file-lifecycle.js"),
+  () => import("./file-lifecycle.js"),
+);
+
+/** VerificationFile, as the registry lists it. */
+export const verificationFile = declareResource({
+  key: "verificationFile",
+  type: "VerificationFile",
+  lifecycle: verificationFileLifecycle,
+});

@@ -1,0 +1,28 @@
+/**
+ * The runtime contract: what the provider code stored in a stack's state requires by name
+ * (`@service/pulumi/runtime`) and calls as `[key][method](...)` and `configure(config)`. State written by
+ * every earlier version of this package calls it, so its names and signatures stay, and every method keeps
+ * accepting the state those versions wrote. The package.json `exports["./runtime"]` entry points here; it
+ * serves every resource that registry.ts lists, under its key.
+ */
+
+import { type ConfigSource, configureFromStack } from "./lifecycle-kit/stack-config";
+import { assertSupportedNode } from "./node-version";
+
+// Before anything else: on an old Node the failure below is the only one the user should see. The
+// imports of this module are plain JavaScript that loads on any Node; lifecycles load their modules
+// when called.
+assertSupportedNode();
+// Node's compile cache (22.1+) keeps V8's compiled code of the modules loaded after this point, so the
+// dynamic-provider host starts faster from the second run on. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+(require("node:module") as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+
+export * from "./registry";
+export type { DeclaredResource, PolicyRole } from "./resource-declaration";
+export type { ResourceLifecycle, ResourceProps } from "./resource-lifecycle";
+export type { ConfigSource };
+
+/** Reads the stack configuration; the engine calls it before the first operation of every process. */
+export function configure(config: ConfigSource): void {
+  configureFromStack(config);
+}

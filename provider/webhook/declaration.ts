@@ -1,0 +1,20 @@
+/**
+ * The Webhook resource, declared once: registry.ts lists it, and the runtime contract serves its
+ * lifecycle under the key `webhook`.
+ */
+import { lazyLifecycle } from "../lazy-lifecycle";
+import { declareResource } from "../resource-declaration";
+
+/** The Webhook's lifecycle: checks and diffs load plan.ts, the rest loads lifecycle.ts (and the API client). */
+export const webhookLifecycle = lazyLifecycle(
+  () => import("./plan.js"),
+  () => import("./apply.js"),
+);
+
+/** The Webhook, as the registry lists it. */
+export const webhook = declareResource({
+  key: "webhook",
+  type: "Webhook",
+  policy: "webhook",
+  lifecycle: webhookLifecycle,
+});
