@@ -15,7 +15,7 @@ const root = join(__dirname, "../../..");
 /** Set to 1 where the engine must be present (CI): then its absence fails instead of skipping. */
 const REQUIRE_VARIABLE = "SERVICE_REQUIRE_PULUMI_CLI";
 
-export const ENGINE_SKIP_REASON =
+const ENGINE_SKIP_REASON =
   "SKIPPED: no Pulumi CLI, so the end-to-end tests under the real engine did not run. " +
   "Build it with `npm run engine` (needs Go 1.25+), then run `npm run test:e2e`.";
 
