@@ -54,7 +54,7 @@ function nextSteps(url: string, port: number): string[] {
   ];
   if (findPulumiCli()) return ["In another terminal, in this folder:", ...commands];
   return [
-    "The Pulumi CLI is not on PATH. Install it (https://www.pulumi.com/docs/install/), then in another terminal, in this folder:",
+    "The Pulumi CLI is not on PATH. Install it (https://www.pulumi.com/docs/install/), or build it here with `npm run engine` and put the folder it prints first on PATH (docs/engine.md); then in another terminal, in this folder:",
     ...commands,
     "Meanwhile the sandbox answers the API directly, for example:",
     `  curl -s -H 'Authorization: Token quickstart-token' -H 'Api-Version: 1.4' ${url}/v1/health`,

@@ -97,6 +97,16 @@ describe("npm run sandbox (quickstart/sandbox.ts)", () => {
     }
   });
 
+  it("without a Pulumi CLI on PATH, says how to get one, including building it here", async () => {
+    const { child, text } = await start(["--port", String(await freePort())], { PATH: "/nonexistent" });
+    try {
+      expect(text).toMatch(/The Pulumi CLI is not on PATH/);
+      expect(text).toMatch(/build it here with `npm run engine`/);
+    } finally {
+      expect(await stopped(child)).toBe(0);
+    }
+  });
+
   it("takes --port over SERVICE_SANDBOX_PORT", async () => {
     const port = await freePort();
     const { child, text } = await start(["--port", String(port)], { SERVICE_SANDBOX_PORT: "1" });
