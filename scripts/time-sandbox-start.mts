@@ -46,11 +46,14 @@ export async function startSandboxScript(): Promise<StartedSandbox> {
     await exited;
   };
   const before: string[] = [];
+  let greeted = false;
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).on("line", (line) => {
       const greeting = /^service-sandbox listening on (\S+)/.exec(line);
-      if (greeting) resolve(greeting[1]!);
-      else before.push(line);
+      if (greeting) {
+        greeted = true;
+        resolve(greeting[1]!);
+      } else if (!greeted) before.push(line);
     });
     child.once("exit", (code) => reject(new Error(`npm run sandbox exited with ${code}`)));
   });
