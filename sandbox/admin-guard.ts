@@ -1,12 +1,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { hostnameOf, isLoopback } from "../provider/api/loopback";
-import type { AdminAccess } from "./admin-token";
+import { ADMIN_TOKEN_HEADER, type AdminAccess } from "./admin-token";
 import type { SandboxEnv } from "./context";
 import { HttpError } from "./http-errors";
-
-/** The request header that carries the admin token. A custom header also makes a browser ask first. */
-export const ADMIN_TOKEN_HEADER = "x-sandbox-admin-token";
 
 /**
  * Content types a web page may POST cross-site without asking the server first (a "simple" request).

@@ -9,6 +9,9 @@ export interface AdminAccess {
   readonly servedHost: string | undefined;
 }
 
+/** The request header that carries the admin token. A custom header also makes a browser ask first. */
+export const ADMIN_TOKEN_HEADER = "x-sandbox-admin-token";
+
 /** The environment variable `startSandbox` reads the admin token from when the option is not given. */
 export const ADMIN_TOKEN_ENV = "SERVICE_SANDBOX_ADMIN_TOKEN";
 

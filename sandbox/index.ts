@@ -1,13 +1,12 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { DEFAULT_BASE_URL } from "../provider/client/config";
-import { ADMIN_TOKEN_HEADER } from "./admin-guard";
-import { ADMIN_TOKEN_ENV, resolveAdminToken } from "./admin-token";
+import { ADMIN_TOKEN_ENV, ADMIN_TOKEN_HEADER, resolveAdminToken } from "./admin-token";
 import { ManualClock, realClock, type SandboxClock } from "./clock";
 import { createSandbox, type SandboxApp, type SandboxAppOptions, type SandboxControls } from "./create";
 import { type DeliveryAttempt, signatureFor } from "./deliveries";
 import { DEMO_SEED, DEMO_TOKEN } from "./demo";
-import { MAX_BODY_BYTES, MAX_JSON_NESTING } from "./request-body";
+import { MAX_BODY_BYTES, MAX_JSON_NESTING } from "./limits";
 import type {
   FaultSpec,
   RequestRecord,
