@@ -1,19 +1,12 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { hostnameOf, isLoopback } from "../provider/api/loopback";
+import type { AdminAccess } from "./admin-token";
 import type { SandboxEnv } from "./context";
 import { HttpError } from "./http-errors";
 
 /** The request header that carries the admin token. A custom header also makes a browser ask first. */
 export const ADMIN_TOKEN_HEADER = "x-sandbox-admin-token";
-
-/** Who may use the admin routes. */
-export interface AdminAccess {
-  /** When set, every admin request must carry it in ADMIN_TOKEN_HEADER. */
-  readonly adminToken: string | undefined;
-  /** The host the sandbox was told to serve: requests addressed to it are accepted besides loopback. */
-  readonly servedHost: string | undefined;
-}
 
 /**
  * Content types a web page may POST cross-site without asking the server first (a "simple" request).

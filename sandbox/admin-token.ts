@@ -1,6 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { hostnameOf, isLoopback } from "../provider/api/loopback";
 
+/** Who may use the admin routes. */
+export interface AdminAccess {
+  /** When set, every admin request must carry it in the admin token header (admin-guard.ts). */
+  readonly adminToken: string | undefined;
+  /** The host the sandbox was told to serve: requests addressed to it are accepted besides loopback. */
+  readonly servedHost: string | undefined;
+}
+
 /** The environment variable `startSandbox` reads the admin token from when the option is not given. */
 export const ADMIN_TOKEN_ENV = "SERVICE_SANDBOX_ADMIN_TOKEN";
 

@@ -4,7 +4,7 @@ import { readableIssue } from "../provider/api/issues";
 import type { Language } from "../provider/api/languages";
 import { formatPath } from "../provider/api/rules";
 import type { ApiVersion } from "../provider/api/versions";
-import type { AdminAccess } from "./admin-guard";
+import type { AdminAccess } from "./admin-token";
 import type { AppUsers } from "./app-users";
 import type { SandboxClock } from "./clock";
 import type { Deliverer } from "./deliveries";
