@@ -56,11 +56,11 @@ export async function runDemo(options: DemoOptions = {}): Promise<void> {
     const client = new ServiceClient({ token, baseUrl: sandbox.url });
 
     write(`1. register the domain ${HOST}`);
-    const start = await client.startDomainRegistration(HOST);
-    receiver.publish(new URL(start.url).pathname, start.registerToken);
+    const start = await client.startDomainRegistration({ domain_name: HOST });
+    receiver.publish(new URL(start.url).pathname, start.register_token);
     write(`   your receiver serves the verification file at ${start.url}`);
-    const domain = await client.finishDomainRegistration(HOST, start.verifier);
-    write(`   verified: domain ${domain.domainUuid}`);
+    const domain = await client.finishDomainRegistration({ domain_name: HOST, verifier: start.verifier });
+    write(`   verified: domain ${domain.domain_uuid}`);
 
     write("2. create a webhook for authentications");
     const endpoint = `https://${HOST}${receiver.eventsPath}`;
@@ -70,7 +70,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<void> {
       filters: [{ key: "activity.name", value: "authentication" }],
       channel: "demo",
     });
-    write(`   webhook ${hook.webhookUuid} posts to ${endpoint}`);
+    write(`   webhook ${hook.webhook_uuid} posts to ${endpoint}`);
 
     write("3. an authentication happens, then changes: two deliveries");
     const first = sandbox.upsertSession({ organization: ORGANIZATION, kind: "authentication" });
@@ -78,7 +78,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<void> {
     sandbox.upsertSession({
       organization: ORGANIZATION,
       kind: "authentication",
-      service_id: first.serviceId,
+      service_id: first.service_id,
       item: { status: { result: { id: "unidentified" } } },
     });
     await sandbox.deliveriesIdle();

@@ -27,7 +27,7 @@ describe("webhook and domain listings", () => {
     "API %s sends the largest page size, and pages through an empty listing",
     async (apiVersion, limit) => {
       const c = world.current.client({ apiVersion });
-      expect(await c.searchWebhooks({ limit })).toEqual({ items: [], nextCursor: null });
+      expect(await c.searchWebhooks({ limit })).toEqual({ items: [], item_count: 0, next_cursor: null });
       const all = [];
       for await (const domain of c.domains()) all.push(domain);
       expect(all).toEqual([]);

@@ -98,7 +98,13 @@ async function gatherClient(context: "client" | "pulumi"): Promise<void> {
     });
   const c = make();
   const fault = (extra: object) => world.sandbox.addFault({ method: "GET", path: "/v1/health", ...extra });
-  await failure("400", context, c.createWebhook({ ...hookBody(), secret_key: "short" } as never));
+  await failure(
+    "refused before sending",
+    context,
+    c.createWebhook({ ...hookBody(), secret_key: "short" } as never),
+  );
+  const unregistered = { type: "url", value: "https://unregistered.example.com/e" };
+  await failure("400", context, c.createWebhook({ ...hookBody(), endpoint: unregistered } as never));
   await failure("401", context, make({ token: "unknown-token-0123456789" }).health());
   await failure("403 webhooks not enabled", context, make({ token: PLAIN_TOKEN }).searchWebhooks());
   await failure("403 not found", context, c.getWebhook("00000000-0000-4000-8000-000000000000"));

@@ -8,18 +8,16 @@ import {
   AmbiguousRequestError,
   ConfigurationError,
   ConnectionError,
-  ProcessContext,
   RateLimitError,
   ResponseValidationError,
   ServiceClient,
-  setProcessContext,
   UnexpectedStatusError,
 } from "../provider/client/index";
-import { RateLimiter } from "../provider/client/limiter";
+import { LimiterRegistry, RateLimiter } from "../provider/client/limiter";
 import { DEFAULT_RETRY_POLICY, retryDelay } from "../provider/client/retry";
 import { isTimeout, neverSent, SendFailure } from "../provider/client/transport";
 import { describeObservation, fetchVerificationFile } from "../provider/client/verification-fetch";
-import { processContext } from "../provider/context/process";
+import { ProcessContext, processContext, setProcessContext } from "../provider/context/process";
 import { activeWebhooks } from "../provider/runtime/listings";
 import { stackSettings } from "../provider/runtime/stack-config";
 import { awaitCandidates, candidates } from "../provider/webhook/reconcile";
@@ -75,7 +73,7 @@ let clock: ReturnType<typeof steppingClock>;
 const CREATE = {
   endpoint: { type: "url" as const, value: "https://hooks.example.com/e" },
   secret_key: "s".repeat(20),
-  filters: [],
+  filters: [{ key: "activity.name", value: "authentication" }],
 };
 
 const hook = (n: number) => ({
@@ -86,6 +84,7 @@ const hook = (n: number) => ({
 
 beforeEach(() => {
   clock = steppingClock(1_700_000_000_000);
+  // The provider's re-listing reads the process's clock; the clients get the same one in their options.
   setProcessContext(new ProcessContext({ clock }));
 });
 afterEach(async () => {
@@ -94,7 +93,14 @@ afterEach(async () => {
 });
 
 const clientOf = (url: string, options: ConstructorParameters<typeof ServiceClient>[0] = {}) =>
-  new ServiceClient({ token: TOKEN, baseUrl: url, rateLimitPerSecond: 0, ...options });
+  new ServiceClient({
+    token: TOKEN,
+    baseUrl: url,
+    rateLimitPerSecond: 0,
+    clock: clock.now,
+    sleep: clock.sleep,
+    ...options,
+  });
 
 async function failureOf(promise: Promise<unknown>): Promise<Error> {
   try {
@@ -124,7 +130,7 @@ describe("paging", () => {
     const listed: string[] = [];
     const error = await failureOf(
       (async () => {
-        for await (const h of clientOf(server.url).webhooks()) listed.push(h.webhookUuid);
+        for await (const h of clientOf(server.url).webhooks()) listed.push(h.webhook_uuid);
       })(),
     );
     expect(error).toBeInstanceOf(ResponseValidationError);
@@ -139,7 +145,7 @@ describe("paging", () => {
   it("follows distinct cursors to the end, with the page size asked for on every page", async () => {
     const server = await pager({ start: "a", a: "b", b: "c", c: null });
     const listed: string[] = [];
-    for await (const h of clientOf(server.url).webhooks({ limit: 3 })) listed.push(h.webhookUuid);
+    for await (const h of clientOf(server.url).webhooks({ limit: 3 })) listed.push(h.webhook_uuid);
     expect(cursorsOf(server.seen)).toEqual([null, "a", "b", "c"]);
     expect(listed).toEqual(["hook-1", "hook-2", "hook-3", "hook-4"]);
     expect(server.seen.every((s) => JSON.parse(s.body).limit === 3)).toBe(true);
@@ -151,7 +157,7 @@ describe("paging", () => {
       next_cursor: index === 0 ? "next" : null,
     }));
     const names: string[] = [];
-    for await (const d of clientOf(server.url).domains({ limit: 1 })) names.push(d.domainName);
+    for await (const d of clientOf(server.url).domains({ limit: 1 })) names.push(d.domain_name);
     expect(names).toEqual(["h0.example.com", "h1.example.com"]);
     expect(server.seen.map((s) => JSON.parse(s.body))).toEqual([
       { limit: 1, cursor: null },
@@ -165,9 +171,9 @@ describe("paging", () => {
       next_cursor: index === 0 ? "more" : undefined,
     }));
     const client = clientOf(server.url);
-    expect((await client.searchWebhooks()).nextCursor).toBe("more");
-    expect((await client.searchWebhooks()).nextCursor).toBeNull();
-    expect((await client.searchDomains()).nextCursor).toBeNull();
+    expect((await client.searchWebhooks()).next_cursor).toBe("more");
+    expect((await client.searchWebhooks()).next_cursor).toBeNull();
+    expect((await client.searchDomains()).next_cursor).toBeNull();
   });
 
   it("accepts page sizes from 1 to the version's maximum, and refuses others before sending", async () => {
@@ -339,7 +345,8 @@ describe("rate limiting", () => {
       }
       return { status: "ok" };
     });
-    const client = clientOf(server.url, { rateLimitPerSecond: 100, retry: { maxElapsedMs: 30_000 } });
+    const limiter = new RateLimiter(100, clock);
+    const client = clientOf(server.url, { limiter, retry: { maxElapsedMs: 30_000 } });
     const started = clock.now();
     const error = (await failureOf(client.health())) as RateLimitError;
     expect(error).toBeInstanceOf(RateLimitError);
@@ -347,7 +354,7 @@ describe("rate limiting", () => {
     expect(error.retryAt).toEqual(new Date(started + 45_000));
     expect(clock.slept).toEqual([]);
     // The next call of the same token waits for the pause to end before it is sent.
-    await clientOf(server.url, { rateLimitPerSecond: 100 }).health();
+    await clientOf(server.url, { limiter }).health();
     expect(clock.slept).toEqual([45_000]);
   });
 
@@ -365,10 +372,17 @@ describe("rate limiting", () => {
 
   it("keeps one limiter per token: another token's calls do not wait", async () => {
     const server = await scripted(() => ({ status: "ok" }));
-    const a = new ServiceClient({ token: `${TOKEN}-a`, baseUrl: server.url, rateLimitPerSecond: 1 });
-    const b = new ServiceClient({ token: `${TOKEN}-b`, baseUrl: server.url, rateLimitPerSecond: 1 });
-    await Promise.all([a.health(), b.health()]);
+    const limiters = new LimiterRegistry(clock);
+    const of = (token: string) =>
+      clientOf(server.url, {
+        token,
+        limiter: limiters.limiterFor({ token, baseUrl: server.url, perSecond: 1 }),
+      });
+    await Promise.all([of(`${TOKEN}-a`).health(), of(`${TOKEN}-b`).health()]);
     expect(clock.slept).toEqual([]);
+    // The same token's second call waits for the first one's slot.
+    await of(`${TOKEN}-a`).health();
+    expect(clock.slept).toHaveLength(1);
   });
 });
 

@@ -9,13 +9,13 @@ import {
   hostnameProblem,
   webhookCreateBodySchema,
 } from "../provider/api/rules";
-import { Domain, Owner, Webhook } from "../provider/api/schemas";
-import type { Webhook as ListedWebhook } from "../provider/api/shapes";
+import { Domain, Webhook } from "../provider/api/schemas";
 import { controlCharacterProblem, safeString } from "../provider/api/text";
 import { KeyedLock } from "../provider/context/keyed-lock";
 import { ProcessContext, processContext, setProcessContext } from "../provider/context/process";
 import * as registrationPlan from "../provider/domain/registration-plan";
 import * as verificationPlan from "../provider/domain/verification-plan";
+import { domainRecord } from "../provider/domain/wire";
 import { clientFor } from "../provider/runtime/clients";
 import { credentialsHash } from "../provider/runtime/ownership";
 import { hashSecret, secretMatches } from "../provider/runtime/secret-hash";
@@ -25,6 +25,7 @@ import { claim, hasPending, isClaimed } from "../provider/webhook/claims";
 import { check, diff } from "../provider/webhook/plan";
 import { candidatesIn, RECONCILE_ENV, reconcileWindowMs } from "../provider/webhook/reconcile";
 import { identityOf } from "../provider/webhook/schema";
+import { ownerOf, type WebhookRecord, webhookRecord } from "../provider/webhook/wire";
 
 /**
  * The lifecycle logic that calls no API: check, diff, the unknown-value rules, reconciliation's choice
@@ -379,8 +380,8 @@ describe("reconciliation candidates", () => {
   const listed = (
     uuid: string,
     createdMs: number | undefined,
-    overrides: Partial<ListedWebhook> = {},
-  ): ListedWebhook => ({
+    overrides: Partial<WebhookRecord> = {},
+  ): WebhookRecord => ({
     webhookUuid: uuid,
     endpoint: ENDPOINT,
     channel: "default",
@@ -520,26 +521,23 @@ describe("connection settings and response shapes", () => {
     expect(message).toBe(controlCharacterProblem("a\u0007b"));
   });
 
-  it("fill what the service left out: the default channel, no filters, an unnamed owner", () => {
+  it("fill what the service left out: the default channel, no filters; the resources an unnamed owner", () => {
     const hookWire = { webhook_uuid: "w", endpoint: { type: "url", value: ENDPOINT } };
     const hook = Webhook.parse(hookWire);
-    expect(hook).toMatchObject({
-      channel: "default",
-      filters: [],
-      owner: { organization: "", username: "" },
-    });
-    expect(Owner.parse({ organization: { name: "acme" } })).toEqual({ organization: "acme", username: "" });
-    expect(Domain.parse({ domain_uuid: "d", domain_name: "h.example.com" }).owner).toEqual({
+    expect(hook).toEqual({ ...hookWire, channel: "default", filters: [] });
+    expect(webhookRecord(hook).owner).toEqual({ organization: "", username: "" });
+    expect(ownerOf({ organization: { name: "acme" } })).toEqual({ organization: "acme", username: "" });
+    expect(domainRecord(Domain.parse({ domain_uuid: "d", domain_name: "h.example.com" })).owner).toEqual({
       organization: "",
       username: "",
     });
-    // Each generation names the creation time its own way.
+    // Each generation names the creation time its own way; the resources read either.
     const time = { display: "then", epoch: 1 };
     for (const key of ["create_time", "create_timestamp"]) {
-      expect(
-        Domain.parse({ domain_uuid: "d", domain_name: "h.example.com", [key]: time }).createTime,
-      ).toEqual(time);
-      expect(Webhook.parse({ ...hookWire, [key]: time }).createTime).toEqual(time);
+      const domain = Domain.parse({ domain_uuid: "d", domain_name: "h.example.com", [key]: time });
+      expect(domain).toMatchObject({ [key]: time });
+      expect(domainRecord(domain).createTime).toEqual(time);
+      expect(webhookRecord(Webhook.parse({ ...hookWire, [key]: time })).createTime).toEqual(time);
     }
   });
 });

@@ -202,3 +202,12 @@ export const webhookCreateBodySchema = memoize((version: ApiVersion) =>
     }),
   ),
 );
+
+/** The body of start_registration (spec 4.3): a bare hostname; other members are ignored. */
+export const StartRegistrationBody = z.looseObject({ domain_name: Hostname });
+
+/** The body of finish_registration (spec 4.3): the hostname and the verifier start_registration answered. */
+export const FinishRegistrationBody = z.looseObject({
+  domain_name: Hostname,
+  verifier: safeString().min(1, "must not be empty"),
+});

@@ -8,16 +8,11 @@ import { exactly } from "./shapes";
  */
 export const Timestamp = exactly<Shapes.Timestamp>()(z.object({ display: z.string(), epoch: z.number() }));
 
-const WireOwnerField = z.object({
-  organization: z.object({ name: z.string() }),
-  user: z.object({ username: z.string() }).optional(),
-});
-
-export const Owner = exactly<Shapes.Owner>()(
-  WireOwnerField.transform((o) => ({
-    organization: o.organization.name,
-    username: o.user?.username ?? "",
-  })),
+export const WireOwner = exactly<Shapes.WireOwner>()(
+  z.object({
+    organization: z.object({ name: z.string() }),
+    user: z.object({ username: z.string() }).optional(),
+  }),
 );
 
 export const WireFilter = exactly<Shapes.WireFilter>()(
@@ -28,71 +23,58 @@ export const WireFilter = exactly<Shapes.WireFilter>()(
   }),
 );
 
-/** Both generations' webhook shapes, folded into one model (`create_timestamp` and `create_time` alike). */
+/** A webhook of either generation, in its own wire names: `create_timestamp` (1.4) or `create_time` (2.0). */
 export const Webhook = exactly<Shapes.Webhook>()(
-  z
-    .object({
-      webhook_uuid: z.string(),
-      channel: z.string().nullish(),
-      endpoint: z.object({ type: z.string(), value: z.string() }),
-      filters: z.array(WireFilter).default([]),
-      webhook_owner: Owner.optional(),
-      create_timestamp: Timestamp.optional(),
-      create_time: Timestamp.optional(),
-    })
-    .transform((w) => ({
-      webhookUuid: w.webhook_uuid,
-      channel: w.channel ?? "default",
-      endpoint: w.endpoint.value,
-      filters: w.filters,
-      owner: w.webhook_owner ?? { organization: "", username: "" },
-      createTime: w.create_time ?? w.create_timestamp,
-    })),
+  z.object({
+    webhook_uuid: z.string(),
+    // The spec's default, filled in when the service sends none or null.
+    channel: z
+      .string()
+      .nullish()
+      .transform((c) => c ?? "default"),
+    endpoint: z.object({ type: z.string(), value: z.string() }),
+    filters: z.array(WireFilter).default([]),
+    webhook_owner: WireOwner.optional(),
+    create_timestamp: Timestamp.optional(),
+    create_time: Timestamp.optional(),
+    format_options: z.record(z.string(), z.unknown()).optional(),
+  }),
 );
 
 export const Domain = exactly<Shapes.Domain>()(
-  z
-    .object({
-      domain_uuid: z.string(),
-      domain_name: z.string(),
-      domain_owner: Owner.optional(),
-      create_timestamp: Timestamp.optional(),
-      create_time: Timestamp.optional(),
-      verifier: z.string().optional(),
-    })
-    .transform((d) => ({
-      domainUuid: d.domain_uuid,
-      domainName: d.domain_name,
-      owner: d.domain_owner ?? { organization: "", username: "" },
-      createTime: d.create_time ?? d.create_timestamp,
-      verifier: d.verifier,
-    })),
+  z.object({
+    domain_uuid: z.string(),
+    domain_name: z.string(),
+    domain_owner: WireOwner.optional(),
+    create_timestamp: Timestamp.optional(),
+    create_time: Timestamp.optional(),
+    verifier: z.string().optional(),
+  }),
 );
 
 export const DomainRegistrationStart = exactly<Shapes.DomainRegistrationStart>()(
-  z
-    .object({
-      domain_name: z.string(),
-      url: z.string(),
-      verifier: z.string(),
-      register_token: z.string(),
-      expires_at: z.string(),
-    })
-    .transform((s) => ({
-      domainName: s.domain_name,
-      url: s.url,
-      verifier: s.verifier,
-      registerToken: s.register_token,
-      expiresAt: s.expires_at,
-    })),
+  z.object({
+    domain_name: z.string(),
+    url: z.string(),
+    verifier: z.string(),
+    register_token: z.string(),
+    expires_at: z.string(),
+  }),
 );
 
+/** A list envelope (spec 4.1): `{item_count, items, next_cursor}`; a missing count is the page's length. */
 export function ListEnvelope<T extends z.ZodType>(item: T) {
-  return z.object({
-    item_count: z.number().optional(),
-    items: z.array(item),
-    next_cursor: z.string().nullish(),
-  });
+  return z
+    .object({
+      item_count: z.number().optional(),
+      items: z.array(item),
+      next_cursor: z.string().nullish(),
+    })
+    .transform((page) => ({
+      item_count: page.item_count ?? page.items.length,
+      items: page.items,
+      next_cursor: page.next_cursor ?? null,
+    }));
 }
 
 export const StatusOk = exactly<Shapes.StatusOk>()(z.object({ status: z.string() }));

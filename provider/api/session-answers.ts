@@ -49,8 +49,8 @@ function pageOf<T>(item: z.ZodType<T>): z.ZodType<ItemPage<T>> {
     })
     .transform((p) => ({
       items: p.items,
-      itemCount: p.item_count ?? p.items.length,
-      nextCursor: p.next_cursor ?? null,
+      item_count: p.item_count ?? p.items.length,
+      next_cursor: p.next_cursor ?? null,
       warnings: p.warnings,
     }));
 }
@@ -87,8 +87,8 @@ export const ServiceIdPageSchema = z
   })
   .transform(
     (p): ServiceIdPage => ({
-      serviceIds: p.service_ids,
-      serviceIdCount: p.service_id_count ?? p.service_ids.length,
-      nextCursor: p.next_cursor ?? null,
+      service_ids: p.service_ids,
+      service_id_count: p.service_id_count ?? p.service_ids.length,
+      next_cursor: p.next_cursor ?? null,
     }),
   );

@@ -28,12 +28,31 @@ export interface Timestamp {
   epoch: number;
 }
 
-/** Who owns a webhook or domain. */
+/**
+ * Who owns a webhook or domain, as the Pulumi resources output it (`owner.organization`,
+ * `owner.username`): their translation of the wire's `webhook_owner` and `domain_owner`.
+ */
 export interface Owner {
   /** The organization's name. */
   organization: string;
   /** The user who created it, or "" when the service did not say. */
   username: string;
+}
+
+/** `webhook_owner` and `domain_owner` as the service sends them (spec 2.6, 2.7). */
+export interface WireOwner {
+  /** The organization the object belongs to: the caller's own. */
+  organization: {
+    /** The organization's name. */
+    name: string;
+  };
+  /** The user who created it; absent when the service did not say. */
+  user?:
+    | {
+        /** The user's username. */
+        username: string;
+      }
+    | undefined;
 }
 
 /** A webhook filter as the service sends and takes it: exactly one of `value` or `values`. */
@@ -52,48 +71,76 @@ export interface CanonicalFilter {
   readonly values: readonly string[];
 }
 
-/** A webhook, in one model for both API generations. */
+/** Where a webhook's deliveries go (spec 2.6). */
+export interface WebhookEndpoint {
+  /** Always `url`. */
+  type: "url";
+  /** An HTTPS URL on a domain registered to the organization (on v2, with no query or fragment). */
+  value: string;
+}
+
+/** A webhook as the service sends it (spec 2.6), in the wire names of the client's API version. */
 export interface Webhook {
-  /** The service's `webhook_uuid`. */
-  webhookUuid: string;
-  /** Echoed on every delivery; "default" unless set. */
+  /** The webhook's id, which get and deactivate take. */
+  webhook_uuid: string;
+  /** Echoed on every delivery; `default` when the service sent none. */
   channel: string;
-  /** The HTTPS URL deliveries are posted to. */
-  endpoint: string;
+  /** Where deliveries are posted. The service may send a `type` other than `url` one day. */
+  endpoint: { type: string; value: string };
   /** The filters as the service sent them, in its order and value/values form. */
   filters: WireFilter[];
-  /** Who created it; empty names when the service did not say. */
-  owner: Owner;
-  /** `create_time` (v2) or `create_timestamp` (v1.4). */
-  createTime: Timestamp | undefined;
+  /** Who created it; absent when the service did not say. */
+  webhook_owner?: WireOwner | undefined;
+  /** When it was created (API 1.4). */
+  create_timestamp?: Timestamp | undefined;
+  /** When it was created (API 2.0). */
+  create_time?: Timestamp | undefined;
+  /** API 2.0 only; its members are not documented. */
+  format_options?: Record<string, unknown> | undefined;
 }
 
-/** A registered domain. */
+/** A registered domain as the service sends it (spec 2.7). */
 export interface Domain {
-  /** The service's `domain_uuid`, which deactivation takes. */
-  domainUuid: string;
+  /** The domain's id, which deactivation takes. */
+  domain_uuid: string;
   /** The hostname, bare: no scheme, port or path. */
-  domainName: string;
-  /** Who registered it; empty names when the service did not say. */
-  owner: Owner;
-  /** `create_time` (v2) or `create_timestamp` (v1.4 search); undefined when the answer carried neither. */
-  createTime: Timestamp | undefined;
-  /** Present on finish_registration's answer (v2). */
-  verifier: string | undefined;
+  domain_name: string;
+  /** Who registered it; absent when the service did not say. */
+  domain_owner?: WireOwner | undefined;
+  /** When it was registered (API 1.4 search). */
+  create_timestamp?: Timestamp | undefined;
+  /** When it was registered (API 2.0). */
+  create_time?: Timestamp | undefined;
+  /** Present on finish_registration's answer (API 2.0). */
+  verifier?: string | undefined;
 }
 
-/** What start_registration answers. `registerToken` is a secret. */
+/** What start_registration answers (spec 2.8). `register_token` is a secret. */
 export interface DomainRegistrationStart {
   /** The hostname being registered. */
-  domainName: string;
-  /** `https://<domainName>/service_url_registration/<verifier>`: where to publish the token. */
+  domain_name: string;
+  /** `https://<domain_name>/service_url_registration/<verifier>`: where to publish the token. */
   url: string;
   /** Names this registration: the URL's last path segment, and what finish_registration takes. */
   verifier: string;
   /** The exact body the URL must serve. A secret: never log it. */
-  registerToken: string;
+  register_token: string;
   /** ISO date-time after which the link is dead. */
-  expiresAt: string;
+  expires_at: string;
+}
+
+/** The body of start_registration. */
+export interface StartDomainRegistrationBody {
+  /** A bare hostname: no scheme, port, path or trailing slash. */
+  domain_name: string;
+}
+
+/** The body of finish_registration. */
+export interface FinishDomainRegistrationBody {
+  /** The hostname given to start_registration. */
+  domain_name: string;
+  /** The verifier start_registration answered. */
+  verifier: string;
 }
 
 /** `{status: "ok"}`, as health and deactivate answer. */
@@ -105,13 +152,8 @@ export interface StatusOk {
 /** The body of a webhook create. */
 export interface WebhookCreateBody {
   /** Where deliveries go. */
-  endpoint: {
-    /** Always `url`. */
-    type: "url";
-    /** An HTTPS URL on a domain registered to the organization (on v2, with no query or fragment). */
-    value: string;
-  };
-  /** The HMAC key of Service-Signature. A secret. */
+  endpoint: WebhookEndpoint;
+  /** The HMAC key of Service-Signature, 20 characters or more on API 1.4, 16 to 256 on API 2.0. A secret. */
   secret_key: string;
   /** Echoed on every delivery; the service uses `default` when it is omitted or null. */
   channel?: string | null | undefined;

@@ -8,24 +8,21 @@ export type {
   ConnectionInput,
   Domain,
   DomainRegistrationStart,
-  Owner,
+  FinishDomainRegistrationBody,
+  StartDomainRegistrationBody,
   StatusOk,
   Timestamp,
   Webhook,
   WebhookCreateBody,
+  WebhookEndpoint,
   WireFilter,
+  WireOwner,
 } from "../api/shapes";
 export type { Clock } from "../context/clock";
-export {
-  type ContextKey,
-  ProcessContext,
-  type ProcessContextOptions,
-  setProcessContext,
-} from "../context/process";
-export type { SecretRegistry } from "../context/secrets";
 export * from "../errors/index";
 export { ServiceClient } from "./client";
 export { type ClientOptions, DEFAULT_BASE_URL, ENV, type ResolvedOptions } from "./config";
+export { type LimiterKey, LimiterRegistry, RateLimiter, SHARED_LIMITERS, sharedLimiter } from "./limiter";
 export type { Page, PageRequest } from "./pagination";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 export { type OptionProblem, RequestValidationError } from "./validation";

@@ -1,4 +1,3 @@
-import type { Domain } from "../api/shapes";
 import type { ServiceClient } from "../client/client";
 import { fetchVerificationFile, type Observation } from "../client/verification-fetch";
 import { contextKey, processContext, rememberSecret } from "../context/process";
@@ -6,8 +5,9 @@ import { ConflictError, InvalidRequestError, RateLimitError } from "../errors/ap
 import { AmbiguousRequestError } from "../errors/transport";
 import { clientFor, hostOverrides } from "../runtime/clients";
 import { withCommonMembers } from "../runtime/common-members";
-import { activeWebhooks, forgetDomains, registeredDomains } from "../runtime/listings";
+import { forgetDomains } from "../runtime/listings";
 import { confirmGone, recordedCredentials, sameCredentials } from "../runtime/ownership";
+import { activeWebhooks } from "../webhook/wire";
 import {
   domainCredentialsChangedError,
   domainInUseError,
@@ -19,6 +19,7 @@ import {
   notServedError,
 } from "./messages";
 import { VerificationInputs, VerificationOutputs } from "./schema";
+import { type DomainRecord, domainRecord, registeredDomains } from "./wire";
 
 /** What `pulumi up`, `refresh` and `destroy` run for a DomainVerification (finish_registration). */
 type Props = Record<string, unknown>;
@@ -50,7 +51,7 @@ async function waitUntilServed(url: string, token: string, deadline: number): Pr
 }
 
 function outputsFor(
-  domain: Pick<Domain, "domainUuid" | "domainName" | "createTime" | "owner">,
+  domain: DomainRecord,
   inputs: VerificationInputs,
   client: ServiceClient,
   status: "registered" | "adopted",
@@ -122,7 +123,7 @@ export async function create(props: Props): Promise<{ id: string; outs: Verifica
 
 async function finish(client: ServiceClient, domainName: string, verifier: string, expiresAt: string) {
   try {
-    return await client.finishDomainRegistration(domainName, verifier);
+    return domainRecord(await client.finishDomainRegistration({ domain_name: domainName, verifier }));
   } catch (error) {
     if (error instanceof InvalidRequestError) {
       if (/expired/i.test(error.serviceMessage ?? "")) throw expiredError(domainName, expiresAt);

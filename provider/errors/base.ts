@@ -5,8 +5,10 @@ const KINDS = Symbol.for("@service/pulumi:error-kinds");
 
 /** Stable codes: match on these, not on message text. */
 export type ErrorCode =
-  // Settings and requests that never reached the service.
+  // Settings that stop a client or resource from working.
   | "configuration"
+  // A request the spec forbids, refused before it was sent.
+  | "request_validation"
   // The service answered with an error status.
   | "invalid_request"
   | "authentication"
@@ -118,8 +120,9 @@ function redactedCause(cause: unknown, depth = 0): unknown {
 /** No usable credentials or settings were found, or a value would address the wrong object. */
 export class ConfigurationError extends ServiceError {
   static override readonly kind: string = "ConfigurationError";
-  constructor(message: string) {
-    super("configuration", message);
+  /** `code` is for subclasses with a meaning of their own, such as RequestValidationError. */
+  constructor(message: string, code: "configuration" | "request_validation" = "configuration") {
+    super(code, message);
   }
 }
 

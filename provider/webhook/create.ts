@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { MAX_ACTIVE_WEBHOOKS } from "../api/limits";
-import type { Webhook } from "../api/shapes";
 import type { ServiceClient } from "../client/client";
 import { KeyedLock } from "../context/keyed-lock";
 import { contextKey, processContext } from "../context/process";
@@ -8,7 +7,7 @@ import { ConflictError, InvalidRequestError } from "../errors/api";
 import { LifecycleError, PendingCreateError } from "../errors/lifecycle";
 import { AmbiguousRequestError } from "../errors/transport";
 import { clientFor, credentialKey } from "../runtime/clients";
-import { activeWebhooks, forgetWebhooks, registeredDomains } from "../runtime/listings";
+import { forgetWebhooks } from "../runtime/listings";
 import { claim, claimedUuids, clearPending, notePending } from "./claims";
 import {
   domainNotRegisteredError,
@@ -26,6 +25,7 @@ import {
   type WebhookState,
 } from "./schema";
 import { outputsFor, parseInputs, pendingState } from "./state";
+import { activeWebhooks, createBody, registeredHostnames, type WebhookRecord, webhookRecord } from "./wire";
 
 /**
  * Creating a webhook, which the service cannot make idempotent. A create is sent once; when its answer is
@@ -46,7 +46,7 @@ export function exclusively<T>(
   return processContext().get(CREATE_LOCK).run(key, task);
 }
 
-export function owned(hook: Webhook, inputs: WebhookInputs, client: ServiceClient) {
+export function owned(hook: WebhookRecord, inputs: WebhookInputs, client: ServiceClient) {
   claim(hook.webhookUuid);
   clearPending(identityOf(inputs));
   return { id: hook.webhookUuid, outs: outputsFor(hook, inputs, client) };
@@ -74,12 +74,7 @@ export async function createOnce(
   const identity = identityOf(inputs);
   const sentAtLocal = processContext().clock.now();
   try {
-    const hook = await client.createWebhook({
-      endpoint: { type: "url", value: inputs.endpoint },
-      secret_key: inputs.secretKey,
-      channel: inputs.channel,
-      filters: inputs.filters,
-    });
+    const hook = webhookRecord(await client.createWebhook(createBody(inputs)));
     return owned(hook, inputs, client);
   } catch (error) {
     if (error instanceof ConflictError) {
@@ -119,9 +114,9 @@ export async function createOnce(
 /** A 400 (403 on v1.4) to a create: most often an endpoint host that is not a registered domain. */
 async function refusal(client: ServiceClient, identity: WebhookIdentity, error: InvalidRequestError) {
   const host = new URL(identity.endpoint).hostname;
-  const domains = await registeredDomains(client, { fresh: true }).catch(() => undefined);
-  if (domains && !domains.some((d) => d.domainName === host)) {
-    return domainNotRegisteredError(identity, host, domains);
+  const hostnames = await registeredHostnames(client, { fresh: true }).catch(() => undefined);
+  if (hostnames && !hostnames.includes(host)) {
+    return domainNotRegisteredError(identity, host, hostnames);
   }
   return inputRefusedError(identity, error.message, error);
 }

@@ -3,7 +3,7 @@ import { InvalidRequestError, NotFoundError } from "../errors/api";
 import { AmbiguousRequestError } from "../errors/transport";
 import { clientFor } from "../runtime/clients";
 import { withCommonMembers } from "../runtime/common-members";
-import { activeWebhooks, forgetWebhooks } from "../runtime/listings";
+import { forgetWebhooks } from "../runtime/listings";
 import { confirmGone, recordedCredentials, sameCredentials } from "../runtime/ownership";
 import { claim, clearPending, hasPending, isClaimed, notePending } from "./claims";
 import { createOnce, exclusively, owned, removePending, settle } from "./create";
@@ -18,6 +18,7 @@ import {
 import { candidates } from "./reconcile";
 import { identityOf, isPending, type WebhookInputs, type WebhookOutputs, WebhookState } from "./schema";
 import { inputsOf, ownership, parseInputs, refreshed } from "./state";
+import { activeWebhooks } from "./wire";
 
 /**
  * What `pulumi up`, `refresh` and `destroy` run for a Webhook: create (or adopt), update, read and remove.
