@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { Agent, type Dispatcher } from "undici";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import * as ClientModule from "../provider/client/index";
 import {
   AmbiguousRequestError,
   AuthenticationError,
@@ -657,9 +658,8 @@ describe("state owned by the instance", () => {
     await Promise.all([agentA.close(), agentB.close()]);
   });
 
-  it("exports no process-wide test hooks from ./client", async () => {
-    const exported = await import("../provider/client/index");
-    expect(Object.keys(exported)).not.toContain("setProcessContext");
-    expect(Object.keys(exported)).not.toContain("ProcessContext");
+  it("exports no process-wide test hooks from ./client", () => {
+    expect(Object.keys(ClientModule)).not.toContain("setProcessContext");
+    expect(Object.keys(ClientModule)).not.toContain("ProcessContext");
   });
 });

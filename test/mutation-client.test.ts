@@ -1,9 +1,10 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { resolveHost } from "../provider/api/hosts";
 import { VERIFICATION_PATH_PATTERN, verificationKey, verificationUrl } from "../provider/api/verification";
+import { describeObservation, fetchVerificationFile } from "../provider/api/verification-fetch";
 import { resolveOptions } from "../provider/client/config";
-import { resolveHost } from "../provider/client/hosts";
 import {
   AmbiguousRequestError,
   ConfigurationError,
@@ -16,7 +17,6 @@ import {
 import { LimiterRegistry, RateLimiter } from "../provider/client/limiter";
 import { DEFAULT_RETRY_POLICY, retryDelay } from "../provider/client/retry";
 import { isTimeout, neverSent, SendFailure } from "../provider/client/transport";
-import { describeObservation, fetchVerificationFile } from "../provider/client/verification-fetch";
 import { ProcessContext, processContext, setProcessContext } from "../provider/context/process";
 import { activeWebhooks } from "../provider/runtime/listings";
 import { stackSettings } from "../provider/runtime/stack-config";

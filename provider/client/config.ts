@@ -1,6 +1,11 @@
 import type { Dispatcher } from "undici";
 import { z } from "zod";
-import { AcceptLanguage as AcceptLanguageSchema, ApiVersionSchema, BaseUrl } from "../api/connection";
+import {
+  AcceptLanguage as AcceptLanguageSchema,
+  ApiVersionSchema,
+  BaseUrl,
+  DEFAULT_BASE_URL,
+} from "../api/connection";
 import { DEFAULT_LANGUAGE } from "../api/languages";
 import { REQUESTS_PER_SECOND } from "../api/limits";
 import type { AcceptLanguage } from "../api/shapes";
@@ -11,9 +16,6 @@ import { type AdviceContext, adviceFor, type SettingAdvice } from "../errors/adv
 import { ConfigurationError } from "../errors/base";
 import type { RateLimiter } from "./limiter";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
-
-/** The local sandbox (`npx service-sandbox`) is the default target, so nothing reaches a real account by accident. */
-export const DEFAULT_BASE_URL = "http://127.0.0.1:8787";
 
 /** Environment variables the client reads when an option is not given. */
 export const ENV = {

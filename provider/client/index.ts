@@ -1,3 +1,4 @@
+export { DEFAULT_BASE_URL } from "../api/connection";
 export type * from "../api/integration-shapes";
 export type * from "../api/item-shapes";
 export { isAuthentication, isFingerprint } from "../api/item-shapes";
@@ -21,7 +22,7 @@ export type {
 export type { Clock } from "../context/clock";
 export * from "../errors/index";
 export { ServiceClient } from "./client";
-export { type ClientOptions, DEFAULT_BASE_URL, ENV, type ResolvedOptions } from "./config";
+export { type ClientOptions, ENV, type ResolvedOptions } from "./config";
 export { type LimiterKey, LimiterRegistry, RateLimiter, SHARED_LIMITERS, sharedLimiter } from "./limiter";
 export type { Page, PageRequest } from "./pagination";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";

@@ -1,5 +1,5 @@
+import { fetchVerificationFile, type Observation } from "../api/verification-fetch";
 import type { ServiceClient } from "../client/client";
-import { fetchVerificationFile, type Observation } from "../client/verification-fetch";
 import { contextKey, processContext, rememberSecret } from "../context/process";
 import { ConflictError, InvalidRequestError, RateLimitError } from "../errors/api";
 import { AmbiguousRequestError } from "../errors/transport";

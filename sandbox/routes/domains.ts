@@ -4,7 +4,7 @@ import {
   StartRegistrationBody as StartBody,
 } from "../../provider/api/rules";
 import { verificationUrl } from "../../provider/api/verification";
-import { describeObservation, fetchVerificationFile } from "../../provider/client/verification-fetch";
+import { describeObservation, fetchVerificationFile } from "../../provider/api/verification-fetch";
 import { type ApiCall, type ApiHandler, parseWith, type SandboxContext } from "../context";
 import { HttpError, invalid } from "../http-errors";
 import { listEnvelope } from "../pagination";
