@@ -1,9 +1,13 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { resolveHost } from "../provider/api/hosts";
-import { VERIFICATION_PATH_PATTERN, verificationKey, verificationUrl } from "../provider/api/verification";
-import { describeObservation, fetchVerificationFile } from "../provider/api/verification-fetch";
+import { resolveHost } from "../provider/api/domains/hosts";
+import {
+  VERIFICATION_PATH_PATTERN,
+  verificationKey,
+  verificationUrl,
+} from "../provider/api/domains/verification";
+import { describeObservation, fetchVerificationFile } from "../provider/api/domains/verification-fetch";
 import { resolveOptions } from "../provider/client/config";
 import {
   AmbiguousRequestError,

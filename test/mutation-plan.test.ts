@@ -1,16 +1,13 @@
 import * as fc from "fast-check";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { AcceptLanguage, ApiVersionSchema, BaseUrl, ConnectionInput } from "../provider/api/connection";
+import { Domain } from "../provider/api/domains/answers";
+import { hostnameProblem } from "../provider/api/domains/requests";
+import { formatPath } from "../provider/api/path";
 import { ROUTES } from "../provider/api/routes";
-import {
-  endpointProblem,
-  filtersSchema,
-  formatPath,
-  hostnameProblem,
-  webhookCreateBodySchema,
-} from "../provider/api/rules";
-import { Domain, Webhook } from "../provider/api/schemas";
 import { controlCharacterProblem, safeString } from "../provider/api/text";
+import { Webhook } from "../provider/api/webhooks/answers";
+import { endpointProblem, filtersSchema, webhookCreateBodySchema } from "../provider/api/webhooks/requests";
 import { KeyedLock } from "../provider/context/keyed-lock";
 import { ProcessContext, processContext, setProcessContext } from "../provider/context/process";
 import * as registrationPlan from "../provider/domain/registration-plan";

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { readableIssue } from "../api/issues";
-import { formatPath } from "../api/rules";
+import { formatPath } from "../api/path";
 import type { RequestInfo } from "../errors/base";
 import { RequestValidationError } from "./validation";
 

@@ -1,5 +1,11 @@
 import type { Dispatcher } from "undici";
-import type * as Integration from "../api/integration-shapes";
+import type {
+  Domain,
+  DomainRegistrationStart,
+  FinishDomainRegistrationBody,
+  StartDomainRegistrationBody,
+} from "../api/domains/shapes";
+import type * as Integration from "../api/integrations/shapes";
 import type {
   AuthenticationItem,
   FingerprintItem,
@@ -10,17 +16,10 @@ import type {
   ServiceIdPage,
   ServiceIdSearch,
   SessionSearch,
-} from "../api/session-shapes";
-import type {
-  Domain,
-  DomainRegistrationStart,
-  FinishDomainRegistrationBody,
-  StartDomainRegistrationBody,
-  StatusOk,
-  Webhook,
-  WebhookCreateBody,
-} from "../api/shapes";
+} from "../api/sessions/shapes";
+import type { StatusOk } from "../api/shapes";
 import type { ApiVersion } from "../api/versions";
+import type { Webhook, WebhookCreateBody } from "../api/webhooks/shapes";
 import type { Clock } from "../context/clock";
 import { ConfigurationError } from "../errors/base";
 import { isUnsupportedNode, nodeTooOld } from "../node-version";

@@ -1,24 +1,22 @@
 export { DEFAULT_BASE_URL } from "../api/connection";
-export type * from "../api/integration-shapes";
-export type * from "../api/item-shapes";
-export { isAuthentication, isFingerprint } from "../api/item-shapes";
-export type * from "../api/session-shapes";
 export type {
-  AcceptLanguage,
-  ApiVersion,
-  ConnectionInput,
   Domain,
   DomainRegistrationStart,
   FinishDomainRegistrationBody,
   StartDomainRegistrationBody,
-  StatusOk,
-  Timestamp,
+} from "../api/domains/shapes";
+export type * from "../api/integrations/shapes";
+export type * from "../api/sessions/item-shapes";
+export { isAuthentication, isFingerprint } from "../api/sessions/item-shapes";
+export type * from "../api/sessions/shapes";
+export type { AcceptLanguage, ApiVersion, ConnectionInput, StatusOk, Timestamp } from "../api/shapes";
+export type {
   Webhook,
   WebhookCreateBody,
   WebhookEndpoint,
   WireFilter,
   WireOwner,
-} from "../api/shapes";
+} from "../api/webhooks/shapes";
 export type { Clock } from "../context/clock";
 export * from "../errors/index";
 export { ServiceClient } from "./client";

@@ -1,4 +1,4 @@
-import { verificationKey } from "../api/verification";
+import { verificationKey } from "../api/domains/verification";
 import { AmbiguousRequestError } from "../errors/transport";
 import { clientFor } from "../runtime/clients";
 import { withCommonMembers } from "../runtime/common-members";

@@ -1,4 +1,4 @@
-import { fetchVerificationFile, type Observation } from "../api/verification-fetch";
+import { fetchVerificationFile, type Observation } from "../api/domains/verification-fetch";
 import type { ServiceClient } from "../client/client";
 import { contextKey, processContext, rememberSecret } from "../context/process";
 import { ConflictError, InvalidRequestError, RateLimitError } from "../errors/api";

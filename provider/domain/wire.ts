@@ -1,7 +1,8 @@
-import type { Domain, Owner, Timestamp } from "../api/shapes";
+import type { Domain } from "../api/domains/shapes";
+import type { Timestamp } from "../api/shapes";
 import type { ServiceClient } from "../client/client";
 import * as Listings from "../runtime/listings";
-import { ownerOf } from "../webhook/wire";
+import { type Owner, ownerOf } from "../webhook/wire";
 
 /**
  * The one place where the Domain resources translate the client's wire names of a domain (spec 2.7:

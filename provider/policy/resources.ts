@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { canonicalFilters, Hostname } from "../api/rules";
-import type { CanonicalFilter } from "../api/shapes";
+import { Hostname } from "../api/domains/requests";
+import { canonicalFilters } from "../api/webhooks/requests";
+import type { CanonicalFilter } from "../api/webhooks/shapes";
 import { DOMAIN_COMPONENT_TYPE, DYNAMIC_TYPES, dynamicTypeToken } from "../resource-types";
 import { containsUnknown } from "../runtime/unknowns";
 import { VERSIONED_MEMBERS, type WebhookInputs, webhookInputsSchema } from "../webhook/schema";

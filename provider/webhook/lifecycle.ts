@@ -1,4 +1,4 @@
-import { sameFilters } from "../api/rules";
+import { sameFilters } from "../api/webhooks/requests";
 import { InvalidRequestError, NotFoundError } from "../errors/api";
 import { AmbiguousRequestError } from "../errors/transport";
 import { clientFor } from "../runtime/clients";

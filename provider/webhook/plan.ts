@@ -1,5 +1,5 @@
-import { sameFilters } from "../api/rules";
 import { isApiVersion } from "../api/versions";
+import { sameFilters } from "../api/webhooks/requests";
 import { rememberSecret } from "../context/process";
 import { type CheckFailure, checkInputs } from "../runtime/check";
 import { commonMembersChanged } from "../runtime/common-members";

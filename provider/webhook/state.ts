@@ -1,5 +1,5 @@
-import { canonicalFilters, toWireFilters } from "../api/rules";
 import { isApiVersion } from "../api/versions";
+import { canonicalFilters, toWireFilters } from "../api/webhooks/requests";
 import type { ServiceClient } from "../client/client";
 import { withCommonMembers } from "../runtime/common-members";
 import { credentialsHash, recordedCredentials } from "../runtime/ownership";

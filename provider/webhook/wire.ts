@@ -1,4 +1,5 @@
-import type { Owner, Timestamp, Webhook, WebhookCreateBody, WireFilter, WireOwner } from "../api/shapes";
+import type { Timestamp } from "../api/shapes";
+import type { Webhook, WebhookCreateBody, WireFilter, WireOwner } from "../api/webhooks/shapes";
 import type { ServiceClient } from "../client/client";
 import * as Listings from "../runtime/listings";
 import type { WebhookInputs } from "./schema";
@@ -8,6 +9,17 @@ import type { WebhookInputs } from "./schema";
  * `endpoint: {type, value}`, `webhook_owner`, `create_time` or `create_timestamp`) into the camelCase the
  * resource's code, outputs and state use. Nothing else under webhook/ reads a wire name of a webhook.
  */
+
+/**
+ * Who owns a webhook or domain, as the Pulumi resources output it (`owner.organization`,
+ * `owner.username`): their translation of the wire's `webhook_owner` and `domain_owner`.
+ */
+export interface Owner {
+  /** The organization's name. */
+  organization: string;
+  /** The user who created it, or "" when the service did not say. */
+  username: string;
+}
 
 /** A webhook as the Webhook resource works with it, in one model for both API generations. */
 export interface WebhookRecord {

@@ -1,10 +1,10 @@
-import type { RouteName } from "../../provider/api/routes";
 import {
   FinishRegistrationBody as FinishBody,
   StartRegistrationBody as StartBody,
-} from "../../provider/api/rules";
-import { verificationUrl } from "../../provider/api/verification";
-import { describeObservation, fetchVerificationFile } from "../../provider/api/verification-fetch";
+} from "../../provider/api/domains/requests";
+import { verificationUrl } from "../../provider/api/domains/verification";
+import { describeObservation, fetchVerificationFile } from "../../provider/api/domains/verification-fetch";
+import type { RouteName } from "../../provider/api/routes";
 import { type ApiCall, type ApiHandler, parseWith, type SandboxContext } from "../context";
 import { HttpError, invalid } from "../http-errors";
 import { listEnvelope } from "../pagination";

@@ -1,12 +1,13 @@
-import { VERSIONED } from "../../api/routes";
-import { FinishRegistrationBody, StartRegistrationBody } from "../../api/rules";
-import * as Schemas from "../../api/schemas";
+import { ListEnvelope, StatusOk } from "../../api/answers";
+import * as Answers from "../../api/domains/answers";
+import { FinishRegistrationBody, StartRegistrationBody } from "../../api/domains/requests";
 import type {
   Domain,
   DomainRegistrationStart,
   FinishDomainRegistrationBody,
   StartDomainRegistrationBody,
-} from "../../api/shapes";
+} from "../../api/domains/shapes";
+import { VERSIONED } from "../../api/routes";
 import { rememberSecret } from "../../context/process";
 import { type Requester, routeInfo } from "../call";
 import { checkRequest } from "../check";
@@ -25,7 +26,7 @@ export async function startDomainRegistration(
   checkRequest(StartRegistrationBody, body, routeInfo("v2StartDomainRegistration"));
   const start = await api.send("v2StartDomainRegistration", {
     body,
-    schema: Schemas.DomainRegistrationStart,
+    schema: Answers.DomainRegistrationStart,
   });
   rememberSecret(start.register_token);
   return start;
@@ -37,13 +38,13 @@ export async function finishDomainRegistration(
   body: FinishDomainRegistrationBody,
 ): Promise<Domain> {
   checkRequest(FinishRegistrationBody, body, routeInfo("v2FinishDomainRegistration"));
-  return api.send("v2FinishDomainRegistration", { body, schema: Schemas.Domain });
+  return api.send("v2FinishDomainRegistration", { body, schema: Answers.Domain });
 }
 
 /** Deactivates a domain; refused (409) while an active webhook targets it. */
 export async function deactivateDomain(api: Requester, domainUuid: string): Promise<void> {
-  await api.send("v2DeactivateDomain", { params: { domain_uuid: domainUuid }, schema: Schemas.StatusOk });
+  await api.send("v2DeactivateDomain", { params: { domain_uuid: domainUuid }, schema: StatusOk });
 }
 
 /** One page of the organization's registered domains, and all of them page after page. */
-export const domains = listingOf(VERSIONED.searchDomains, Schemas.ListEnvelope(Schemas.Domain));
+export const domains = listingOf(VERSIONED.searchDomains, ListEnvelope(Answers.Domain));

@@ -1,6 +1,7 @@
 import type { SessionKind } from "../../api/kinds";
 import { type RouteName, VERSIONED } from "../../api/routes";
-import { SESSION_ANSWERS, ServiceIdPageSchema, type SessionItems } from "../../api/session-answers";
+import { SESSION_ANSWERS, ServiceIdPageSchema, type SessionItems } from "../../api/sessions/answers";
+import { IMAGE_QUERY_PARAMS, searchBodySchema } from "../../api/sessions/requests";
 import type {
   ImageOptions,
   ItemAnswer,
@@ -8,8 +9,7 @@ import type {
   SearchImageOptions,
   ServiceIdPage,
   SessionSearch,
-} from "../../api/session-shapes";
-import { IMAGE_QUERY_PARAMS, searchBodySchema } from "../../api/sessions";
+} from "../../api/sessions/shapes";
 import { type ApiVersion, type ImageFlag, VERSION_TRAITS } from "../../api/versions";
 import type { RequestInfo } from "../../errors/base";
 import { type Requester, routeInfo } from "../call";
@@ -20,7 +20,7 @@ import { type OptionProblem, RequestValidationError } from "../validation";
 /**
  * The session reads of ServiceClient (spec 4.2 and 4.3): GET, lookup and search of authentications
  * and fingerprints, in the client's API version. Requests are checked with the shared rules of
- * api/sessions.ts before they are sent; answers are read with api/session-answers.ts.
+ * api/sessions/requests.ts before they are sent; answers are read with api/sessions/answers.ts.
  */
 
 /** How GET and lookup take each image flag: as its query parameter (spec 2.5). */

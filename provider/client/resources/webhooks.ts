@@ -1,8 +1,9 @@
+import { ListEnvelope, StatusOk } from "../../api/answers";
 import { VERSIONED } from "../../api/routes";
-import { webhookCreateBodySchema } from "../../api/rules";
-import * as Schemas from "../../api/schemas";
-import type { Webhook, WebhookCreateBody } from "../../api/shapes";
 import { VERSION_TRAITS } from "../../api/versions";
+import * as Answers from "../../api/webhooks/answers";
+import { webhookCreateBodySchema } from "../../api/webhooks/requests";
+import type { Webhook, WebhookCreateBody } from "../../api/webhooks/shapes";
 import { rememberSecret } from "../../context/process";
 import { type Requester, routeInfo } from "../call";
 import { checkRequest } from "../check";
@@ -10,7 +11,7 @@ import { listingOf } from "../pagination";
 
 /**
  * The webhook routes of ServiceClient (spec 2.6, 4.2 and 4.3), in the client's API version. A create body
- * is checked with the shared rules of api/rules.ts (the ones the sandbox enforces) before it is sent.
+ * is checked with the shared rules of api/webhooks/requests.ts (the ones the sandbox enforces) before it is sent.
  */
 
 /** Creates a webhook. Never re-sent: a lost answer raises AmbiguousRequestError. */
@@ -20,7 +21,7 @@ export async function createWebhook(api: Requester, body: WebhookCreateBody): Pr
   checkRequest(webhookCreateBodySchema(api.version), body, routeInfo(name));
   return api.send(name, {
     body,
-    schema: Schemas.Webhook,
+    schema: Answers.Webhook,
     invalidStatus: VERSION_TRAITS[api.version].invalidCreateStatus,
   });
 }
@@ -29,7 +30,7 @@ export async function createWebhook(api: Requester, body: WebhookCreateBody): Pr
 export function getWebhook(api: Requester, webhookUuid: string): Promise<Webhook> {
   return api.send(VERSIONED.getWebhook[api.version], {
     params: { webhook_uuid: webhookUuid },
-    schema: Schemas.Webhook,
+    schema: Answers.Webhook,
   });
 }
 
@@ -37,9 +38,9 @@ export function getWebhook(api: Requester, webhookUuid: string): Promise<Webhook
 export async function deactivateWebhook(api: Requester, webhookUuid: string): Promise<void> {
   await api.send(VERSIONED.deactivateWebhook[api.version], {
     params: { webhook_uuid: webhookUuid },
-    schema: Schemas.StatusOk,
+    schema: StatusOk,
   });
 }
 
 /** One page of the organization's active webhooks, and all of them page after page. */
-export const webhooks = listingOf(VERSIONED.searchWebhooks, Schemas.ListEnvelope(Schemas.Webhook));
+export const webhooks = listingOf(VERSIONED.searchWebhooks, ListEnvelope(Answers.Webhook));

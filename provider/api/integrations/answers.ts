@@ -1,14 +1,9 @@
 import { z } from "zod";
-import type {
-  AuthenticationConfig,
-  AuthorizedUser,
-  LoginVoucher,
-  SupportedBrands,
-} from "./integration-shapes";
-import { exactly } from "./shapes";
+import { exactly } from "../shapes";
+import type { AuthenticationConfig, AuthorizedUser, LoginVoucher, SupportedBrands } from "./shapes";
 
 /**
- * The answers of the SDK integration routes (spec 2.8), in the wire shapes of integration-shapes.ts.
+ * The answers of the SDK integration routes (spec 2.8), in the wire shapes of shapes.ts.
  * Keys the spec does not list are tolerated and dropped.
  */
 

@@ -1,26 +1,20 @@
 import { z } from "zod";
-import type { ItemWarning } from "./item-shapes";
+import type { SessionKind } from "../kinds";
+import type { ApiVersion } from "../versions";
 import {
   AuthenticationItemV1Schema,
   AuthenticationItemV2Schema,
   FingerprintItemV1Schema,
   FingerprintItemV2Schema,
   ItemWarningSchema,
-} from "./items";
-import type { SessionKind } from "./kinds";
-import type {
-  AuthenticationItem,
-  FingerprintItem,
-  ItemAnswer,
-  ItemPage,
-  ServiceIdPage,
-} from "./session-shapes";
-import type { ApiVersion } from "./versions";
+} from "./item-answers";
+import type { ItemWarning } from "./item-shapes";
+import type { AuthenticationItem, FingerprintItem, ItemAnswer, ItemPage, ServiceIdPage } from "./shapes";
 
 /**
  * The answers of the session routes (spec 4.1 to 4.3) as the client reads them: GET and lookup's
  * `{item, warnings}`, and the two search envelopes. Items keep the service's names; the envelopes are
- * turned into the camelCase shapes of session-shapes.ts, each schema typed as the interface it yields.
+ * in the wire shapes of shapes.ts, each schema typed as the interface it yields.
  */
 
 /** The item type of each kind of session. */

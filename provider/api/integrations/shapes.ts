@@ -1,7 +1,7 @@
 /**
  * What the client's SDK integration methods take and answer (spec 2.8, 4.3 and 5), as plain TypeScript
- * (no zod, for the reason shapes.ts gives), in the spec's wire names. The request rules live in integrations.ts, the answer schemas
- * in integration-answers.ts.
+ * (no zod, for the reason ../shapes.ts gives), in the spec's wire names. The request rules live in requests.ts, the answer schemas
+ * in answers.ts.
  */
 
 /** One of your app's users, as authorize-user and the login voucher identify it. */

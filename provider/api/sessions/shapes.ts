@@ -1,8 +1,8 @@
 /**
  * What the client's session methods take and answer (spec 2.2 to 2.5, 4.2 and 4.3), as plain TypeScript:
  * this module imports no zod, so that the client's published declarations never make a consumer's
- * compiler read zod's. The rules these requests must meet live once, as zod schemas, in sessions.ts; the
- * answers are read by the schemas of session-answers.ts, each checked against its interface here.
+ * compiler read zod's. The rules these requests must meet live once, as zod schemas, in requests.ts; the
+ * answers are read by the schemas of answers.ts, each checked against its interface here.
  *
  * Every name, in and out, is the spec's wire name, so that a field path of an item is the same string as
  * the search filter key that selects it, and an option is the member or query parameter it is sent as.

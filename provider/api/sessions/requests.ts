@@ -1,9 +1,9 @@
 import { z } from "zod";
-import type { SessionKind } from "./kinds";
-import { memoize } from "./memo";
-import { PageCursor, pageLimitSchema } from "./pages";
-import { safeString } from "./text";
-import { type ApiVersion, type ImageFlag, VERSION_TRAITS } from "./versions";
+import type { SessionKind } from "../kinds";
+import { memoize } from "../memo";
+import { PageCursor, pageLimitSchema } from "../pages";
+import { safeString } from "../text";
+import { type ApiVersion, type ImageFlag, VERSION_TRAITS } from "../versions";
 
 /**
  * The request rules of the session routes (spec 4.2, 4.3 and 2.5), written once: the sandbox answers
