@@ -14,6 +14,7 @@ export class RateLimiter {
   private wake: (() => void) | undefined;
 
   constructor(
+    /** Requests per second at most; 0 or less lets every request through at once. */
     readonly perSecond: number,
     private readonly clock: Clock = systemClock,
     private readonly windowMs = 1000 + 5,

@@ -58,7 +58,7 @@ export function canonicalText(value: string): string {
 }
 
 /** One search filter, with `exclude` and `text_fields` defaulted. */
-export function searchFilterSchema(version: ApiVersion) {
+function searchFilterSchema(version: ApiVersion) {
   const bothAllowed = VERSION_TRAITS[version].filterValueAndValuesAllowed;
   return z
     .looseObject({

@@ -44,7 +44,13 @@ export interface ImageOptions {
 /** The image flags of a search body (spec 2.5): the members `ImageOptions` describes as query parameters. */
 export interface SearchImageOptions {
   /** `return_item_photos`: region-keyed photos under `item.images.photos`. */
-  readonly format_options?: { readonly return_item_photos?: boolean | null | undefined } | null | undefined;
+  readonly format_options?:
+    | {
+        /** Region-keyed photos under `item.images.photos`. */
+        readonly return_item_photos?: boolean | null | undefined;
+      }
+    | null
+    | undefined;
   /** API 2.0: `item.images` as a `{type, url}` list; wins over `format_options.return_item_photos`. */
   readonly include_images?: boolean | null | undefined;
 }

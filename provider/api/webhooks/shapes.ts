@@ -51,8 +51,13 @@ export interface Webhook {
   webhook_uuid: string;
   /** Echoed on every delivery; `default` when the service sent none. */
   channel: string;
-  /** Where deliveries are posted. The service may send a `type` other than `url` one day. */
-  endpoint: { type: string; value: string };
+  /** Where deliveries are posted. */
+  endpoint: {
+    /** `url`; a string, because the service may add types without a version change. */
+    type: string;
+    /** The HTTPS URL deliveries are posted to. */
+    value: string;
+  };
   /** The filters as the service sent them, in its order and value/values form. */
   filters: WireFilter[];
   /** Who created it; absent when the service did not say. */
