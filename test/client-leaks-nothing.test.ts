@@ -107,7 +107,7 @@ describe("the client's base URL", () => {
         thrown = error;
       }
       expect(thrown).toBeInstanceOf(ConfigurationError);
-      expect((thrown as ServiceError).message).toMatch(/^Client setting baseUrl /);
+      expect((thrown as ServiceError).message).toMatch(/^The setting baseUrl /);
       expect((thrown as ServiceError).message).toMatch(rule);
       expect(printed(thrown)).not.toContain(PASSWORD);
     }

@@ -56,6 +56,7 @@ describe("examples/local-receiver, copied alone into a new folder", () => {
     const delivered = lineOf(receiver, /^delivery: authentication (\S+) update_counter 1/);
     const session = await fetch(`${sandbox.url}/_sandbox/sessions`, {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ organization: "local", kind: "authentication" }),
     });
     const { service_id } = (await session.json()) as { service_id: string };

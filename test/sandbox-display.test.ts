@@ -130,6 +130,7 @@ describe("the admin view of a session (regression: it showed bare ids such as sa
     await call("POST", "/v2/webhooks", "en", hookBody());
     const admin = await fetch(`${world.sandbox.url}/_sandbox/sessions`, {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ organization: "acme", kind: "authentication" }),
     });
     const { item } = (await admin.json()) as { item: any };

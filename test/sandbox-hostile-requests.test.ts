@@ -72,12 +72,16 @@ describe("readable sandbox errors", () => {
       body: { method: "PUT", path: "/v1/health" },
     });
     expect(response.status).toBe(400);
-    expect(response.json.error.message).toBe('invalid parameters: method must be one of "GET", "POST"');
+    expect(response.json.error.message).toBe(
+      'the request has invalid parameters (method must be one of "GET", "POST"): correct them and send it again',
+    );
   });
 
   it("says what the body must be when it is an array", async () => {
     const response = await plain.api("POST", "/v2/webhooks", { body: [] });
-    expect(response.json.error.message).toBe("invalid parameters: (body) must be an object, not an array");
+    expect(response.json.error.message).toBe(
+      "the request has invalid parameters ((body) must be an object, not an array): correct them and send it again",
+    );
     expect(response.json.error.fields).toEqual([
       { field: "(body)", message: "must be an object, not an array" },
     ]);
@@ -86,7 +90,7 @@ describe("readable sandbox errors", () => {
   it("says which members are missing", async () => {
     const response = await plain.api("POST", "/v2/webhooks", { body: {} });
     expect(response.json.error.message).toBe(
-      "invalid parameters: endpoint is required; secret_key is required; filters is required",
+      "the request has invalid parameters (endpoint is required; secret_key is required; filters is required): correct them and send it again",
     );
   });
 
@@ -100,11 +104,11 @@ describe("readable sandbox errors", () => {
 
   it("does the same for the programmatic controls", () => {
     expect(() => plain.sandbox.addFault({ method: "PUT" as "GET", path: "/v1/health" })).toThrow(
-      'invalid parameters: method must be one of "GET", "POST"',
+      'the request has invalid parameters (method must be one of "GET", "POST"): correct them and send it again',
     );
     expect(() =>
       plain.sandbox.upsertSession({ organization: "acme", kind: "other" as "authentication" }),
-    ).toThrow('invalid parameters: kind must be one of "authentication", "fingerprint"');
+    ).toThrow('the request has invalid parameters (kind must be one of "authentication", "fingerprint")');
   });
 
   it("matches the sentences the client gives before sending", async () => {

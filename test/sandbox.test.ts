@@ -604,7 +604,11 @@ describe("faults", () => {
 
 describe("fault paths (regression: a route template was accepted with 200 and never fired)", () => {
   const arm = (fault: object) =>
-    fetch(`${sandbox.url}/_sandbox/faults`, { method: "POST", body: JSON.stringify(fault) });
+    fetch(`${sandbox.url}/_sandbox/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(fault),
+    });
 
   it.each([
     ["a route template", "GET", "/v2/webhooks/{webhook_uuid}"],
