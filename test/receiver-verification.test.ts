@@ -4,8 +4,7 @@ import { isStale, verifySignature } from "../provider/receiver/index";
 
 /**
  * A receiver must refuse every delivery it cannot verify: these tests check `valid`, not only the reason
- * given, so that a check that says why but lets the delivery through fails. They kill mutants the rest of
- * the suite let live (npm run mutation).
+ * given, so that a check that says why but lets the delivery through fails.
  */
 const BODY = '{"items":[]}';
 const SECRET = "whsec-receiver-0123456789";
