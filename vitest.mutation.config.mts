@@ -18,6 +18,7 @@ export default defineConfig({
       "test/client-rate-limit.test.ts",
       "test/client-retry-policy.test.ts",
       "test/client-sessions.test.ts",
+      "test/api-memo.test.ts",
       "test/api-path.test.ts",
       "test/request-rules.test.ts",
       "test/webhook-filter-rules.test.ts",

@@ -663,3 +663,37 @@ describe("state owned by the instance", () => {
     expect(Object.keys(ClientModule)).not.toContain("ProcessContext");
   });
 });
+
+describe("RequestValidationError", () => {
+  const info = { method: "POST", route: "/v2/webhooks" };
+
+  it("names the request, each member and its rule, and asks to correct it", () => {
+    const one = new RequestValidationError(info, [{ field: "secret_key", message: "is too short" }]);
+    expect(one.message).toBe(
+      "POST /v2/webhooks was not sent: secret_key is too short. Correct it and call again.",
+    );
+    expect(one).toMatchObject({ method: "POST", route: "/v2/webhooks", code: "request_validation" });
+    expect(one.name).toBe("RequestValidationError");
+    const two = new RequestValidationError(info, [
+      { field: "channel", message: "must not be empty" },
+      { field: "filters", message: "must contain an activity.name filter" },
+    ]);
+    expect(two.message).toBe(
+      "POST /v2/webhooks was not sent: channel must not be empty; filters must contain an activity.name filter. Correct them and call again.",
+    );
+    expect(two.fields).toEqual([
+      { field: "channel", message: "must not be empty" },
+      { field: "filters", message: "must contain an activity.name filter" },
+    ]);
+  });
+
+  it("keeps no secret in its fields", () => {
+    // A client remembers its token as a secret when it is made.
+    client();
+    const error = new RequestValidationError(info, [
+      { field: "secret_key", message: `${HOOKS_TOKEN} is wrong` },
+    ]);
+    expect(error.fields[0]!.message).toBe("[REDACTED] is wrong");
+    expect(error.message).not.toContain(HOOKS_TOKEN);
+  });
+});
