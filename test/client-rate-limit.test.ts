@@ -9,6 +9,15 @@ import { clientOf, clock, failureOf, scripted, TOKEN, useScriptedServers } from 
 useScriptedServers();
 
 describe("rate limiting", () => {
+  it("waits on no limiter when given limiter: null, whatever rateLimitPerSecond says", async () => {
+    const server = await scripted(() => ({ status: "ok" }));
+    const client = clientOf(server.url, { rateLimitPerSecond: 1, limiter: null, sleep: clock.sleep });
+    const started = performance.now();
+    await Promise.all([client.health(), client.health(), client.health()]);
+    // The shared limiter at 1 per second would hold the third call for two seconds.
+    expect(performance.now() - started).toBeLessThan(900);
+  });
+
   it("holds every caller of a token while the service's Retry-After runs, even past the budget", async () => {
     const server = await scripted((_r, index, res) => {
       if (index === 0) {

@@ -24,7 +24,7 @@ import type { Clock } from "../context/clock";
 import { ConfigurationError } from "../errors/base";
 import { isUnsupportedNode, nodeTooOld } from "../node-version";
 import { type ClientOptions, type ResolvedOptions, resolveOptions } from "./config";
-import { sharedLimiter } from "./limiter";
+import { type RateLimiter, sharedLimiter } from "./limiter";
 import type { Page, PageRequest } from "./pagination";
 import { RequestPipeline } from "./pipeline";
 import * as Domains from "./resources/domains";
@@ -36,6 +36,21 @@ import { keepAlivePool } from "./transport";
 
 /** How a client waits when its options give no `sleep`. */
 const sleepWithTimer = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+/**
+ * The limiter a client waits on: the one its options give (null: none), else its token's shared one at
+ * `rateLimitPerSecond` (none at 0).
+ */
+function limiterFor(
+  given: RateLimiter | null | undefined,
+  settings: ResolvedOptions,
+): RateLimiter | undefined {
+  if (given !== undefined) return given ?? undefined;
+  const { baseUrl, token, rateLimitPerSecond } = settings;
+  return rateLimitPerSecond > 0
+    ? sharedLimiter({ baseUrl, token, perSecond: rateLimitPerSecond })
+    : undefined;
+}
 
 /**
  * The Service API client: a thin front over one module per API area (resources/), each of which sends
@@ -61,14 +76,8 @@ export class ServiceClient {
       );
     }
     this.options = resolveOptions(options);
-    const { baseUrl, token, rateLimitPerSecond } = this.options;
     const clock: Clock = { now: options.clock ?? Date.now, sleep: options.sleep ?? sleepWithTimer };
-    const limiter =
-      options.limiter === undefined
-        ? rateLimitPerSecond > 0
-          ? sharedLimiter({ baseUrl, token, perSecond: rateLimitPerSecond })
-          : undefined
-        : (options.limiter ?? undefined);
+    const limiter = limiterFor(options.limiter, this.options);
     let dispatcher: Dispatcher | undefined = options.dispatcher;
     this.api = new RequestPipeline({
       options: this.options,
@@ -86,7 +95,7 @@ export class ServiceClient {
     return this.options.apiVersion;
   }
 
-  /** The service's clock now, as far as its answers have shown it (this machine's clock before any answer). */
+  /** The service's clock now, as far as its answers have shown it (this client's clock before any answer). */
   serverNow(): number {
     return this.api.serverNow();
   }
