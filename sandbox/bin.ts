@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   if (positionals.length > 0) {
     if (positionals.join(" ") !== "demo")
       throw new Error(`unknown command "${positionals.join(" ")}"\n${USAGE}`);
-    // Loaded only here: the demo pulls in the API client, which the sandbox alone does not need.
+    // Loaded only here: the demo pulls in a receiver, which the sandbox alone does not need.
     await (await import("./demo-loop.js")).runDemo();
     return;
   }

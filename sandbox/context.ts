@@ -2,7 +2,7 @@ import type { HttpBindings } from "@hono/node-server";
 import type { z } from "zod";
 import { readableIssue } from "../provider/api/issues";
 import type { Language } from "../provider/api/languages";
-import { formatPath } from "../provider/api/rules";
+import { formatPath } from "../provider/api/path";
 import type { ApiVersion } from "../provider/api/versions";
 import type { AdminAccess } from "./admin-token";
 import type { AppUsers } from "./app-users";

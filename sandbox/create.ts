@@ -57,12 +57,15 @@ export interface SandboxControls {
   deliveriesIdle(): Promise<void>;
   /** Arms a fault for the next `count` (default 1) requests matching a method and path. */
   addFault(fault: Partial<FaultSpec> & Pick<FaultSpec, "method" | "path">): void;
-  /** Creates or changes a session and delivers it to every matching active webhook. */
+  /**
+   * Creates or changes a session and delivers it to every matching active webhook. Answers what
+   * `POST /_sandbox/sessions` answers, in the same wire names, but the item.
+   */
   upsertSession(input: SessionUpsert): {
     /** The session's id, new or the one given. */
-    serviceId: string;
+    service_id: string;
     /** The session's counter after this change: 1 for a new session. */
-    updateCounter: number;
+    update_counter: number;
   };
 }
 
@@ -136,7 +139,7 @@ export function createSandbox(options: SandboxAppOptions = {}): SandboxApp {
     addFault: (fault) => ctx.faults.add(parseWith(FaultSchema, fault)),
     upsertSession: (input) => {
       const s = upsertSession(ctx, input);
-      return { serviceId: s.serviceId, updateCounter: s.updateCounter };
+      return { service_id: s.serviceId, update_counter: s.updateCounter };
     },
   };
 }

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { resolveHost } from "../provider/client/hosts";
+import { resolveHost } from "../provider/api/domains/hosts";
 import { appendBounded } from "./bounded-log";
 import type { SandboxClock } from "./clock";
 import { lookup } from "./item-path";
@@ -7,14 +7,17 @@ import { renderDeliveryItem } from "./render";
 import type { Settings } from "./shapes";
 import type { SessionRecord, WebhookRecord } from "./store";
 
-/** One attempt to deliver one snapshot to one webhook, as `GET /_sandbox/deliveries` lists it. */
+/**
+ * One attempt to deliver one snapshot to one webhook, as `GET /_sandbox/deliveries` and `deliveries()`
+ * list it; the members the spec names carry its wire names.
+ */
 export interface DeliveryAttempt {
   /** The webhook it was sent to. */
-  readonly webhookUuid: string;
+  readonly webhook_uuid: string;
   /** The session whose snapshot it carried. */
-  readonly serviceId: string;
+  readonly service_id: string;
   /** The snapshot's `update_counter`. */
-  readonly updateCounter: number;
+  readonly update_counter: number;
   /** 1 for the first attempt, then 2, 3... for the retries of the same snapshot. */
   readonly attempt: number;
   /** When the attempt ended, in milliseconds since the epoch on the sandbox's clock. */
@@ -102,9 +105,9 @@ export class Deliverer {
     const run = this.send(delivery).then(({ status, error }) => {
       const delivered = status === 200;
       appendBounded(this.attempts, {
-        webhookUuid: delivery.hook.uuid,
-        serviceId: delivery.serviceId,
-        updateCounter: delivery.updateCounter,
+        webhook_uuid: delivery.hook.uuid,
+        service_id: delivery.serviceId,
+        update_counter: delivery.updateCounter,
         attempt: n,
         at: this.clock.now(),
         status,

@@ -1,12 +1,12 @@
 /**
  * `service-sandbox demo`: the whole loop in one command, with no Pulumi CLI and no account. A sandbox and
- * a receiver of the user's kind (demo-receiver.ts) start on loopback; the API client registers a domain
- * whose verification file the receiver serves, creates a webhook that posts to the receiver, and the
+ * a receiver of the user's kind (demo-receiver.ts) start on loopback; the demo registers a domain through
+ * the API (plain HTTP, the requests any language would send) whose verification file the receiver serves,
+ * creates a webhook that posts to the receiver, and the
  * sandbox delivers two snapshots of a session. Then an old snapshot arrives late (the counter guard skips
  * it) and a forged one arrives (the signature check refuses it). Nothing secret is printed.
  */
 import { randomBytes } from "node:crypto";
-import { ServiceClient } from "../provider/client/client";
 import { signatureFor } from "./deliveries";
 import { startDemoReceiver } from "./demo-receiver";
 import { startSandbox } from "./index";
@@ -26,6 +26,23 @@ const HOST = "hooks.demo.test";
 const ORGANIZATION = "demo";
 
 const random = () => randomBytes(24).toString("base64url");
+
+/** One POST to the sandbox's v2 API, answered as JSON; any other status than 200 stops the demo. */
+async function callApi(
+  baseUrl: string,
+  token: string,
+  path: string,
+  body: unknown,
+): Promise<Record<string, string>> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: "POST",
+    headers: { authorization: `Token ${token}`, "api-version": "2.0", "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 200)
+    throw new Error(`POST ${path} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as Record<string, string>;
+}
 
 /** Runs the loop once and resolves when both servers are closed; rejects if a step fails. */
 export async function runDemo(options: DemoOptions = {}): Promise<void> {
@@ -53,24 +70,27 @@ export async function runDemo(options: DemoOptions = {}): Promise<void> {
   });
   try {
     write(`sandbox ${sandbox.url}; your receiver ${receiver.origin} stands in for https://${HOST}`);
-    const client = new ServiceClient({ token, baseUrl: sandbox.url });
+    const api = (path: string, body: unknown) => callApi(sandbox.url, token, path, body);
 
     write(`1. register the domain ${HOST}`);
-    const start = await client.startDomainRegistration(HOST);
-    receiver.publish(new URL(start.url).pathname, start.registerToken);
+    const start = await api("/v2/domains/start_registration", { domain_name: HOST });
+    receiver.publish(new URL(start.url!).pathname, start.register_token!);
     write(`   your receiver serves the verification file at ${start.url}`);
-    const domain = await client.finishDomainRegistration(HOST, start.verifier);
-    write(`   verified: domain ${domain.domainUuid}`);
+    const domain = await api("/v2/domains/finish_registration", {
+      domain_name: HOST,
+      verifier: start.verifier,
+    });
+    write(`   verified: domain ${domain.domain_uuid}`);
 
     write("2. create a webhook for authentications");
     const endpoint = `https://${HOST}${receiver.eventsPath}`;
-    const hook = await client.createWebhook({
+    const hook = await api("/v2/webhooks", {
       endpoint: { type: "url", value: endpoint },
       secret_key: secretKey,
       filters: [{ key: "activity.name", value: "authentication" }],
       channel: "demo",
     });
-    write(`   webhook ${hook.webhookUuid} posts to ${endpoint}`);
+    write(`   webhook ${hook.webhook_uuid} posts to ${endpoint}`);
 
     write("3. an authentication happens, then changes: two deliveries");
     const first = sandbox.upsertSession({ organization: ORGANIZATION, kind: "authentication" });
@@ -78,7 +98,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<void> {
     sandbox.upsertSession({
       organization: ORGANIZATION,
       kind: "authentication",
-      service_id: first.serviceId,
+      service_id: first.service_id,
       item: { status: { result: { id: "unidentified" } } },
     });
     await sandbox.deliveriesIdle();

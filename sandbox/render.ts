@@ -1,6 +1,6 @@
 import type { Language } from "../provider/api/languages";
-import { toWireFilters } from "../provider/api/rules";
 import { type ApiVersion, VERSION_TRAITS } from "../provider/api/versions";
+import { toWireFilters } from "../provider/api/webhooks/requests";
 import { localize, timestamp } from "./display";
 import type { DomainRecord, SessionRecord, WebhookRecord } from "./store";
 

@@ -5,7 +5,7 @@ import {
   isTextFieldKey,
   type SearchBody,
   type SearchFilter,
-} from "../provider/api/sessions";
+} from "../provider/api/sessions/requests";
 import type { ApiCall, SandboxContext } from "./context";
 import { lookup } from "./item-path";
 import type { Ordering } from "./pagination";

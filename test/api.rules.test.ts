@@ -5,16 +5,15 @@
 
 import { describe, expect, it } from "vitest";
 import { AcceptLanguage, ApiVersionSchema, BaseUrl, ConnectionInput } from "../provider/api/connection";
+import { Domain } from "../provider/api/domains/answers";
+import { hostnameProblem } from "../provider/api/domains/requests";
+import { formatPath } from "../provider/api/path";
 import { ROUTES } from "../provider/api/routes";
-import {
-  endpointProblem,
-  filtersSchema,
-  formatPath,
-  hostnameProblem,
-  webhookCreateBodySchema,
-} from "../provider/api/rules";
-import { Domain, Owner, Webhook } from "../provider/api/schemas";
 import { controlCharacterProblem, safeString } from "../provider/api/text";
+import { Webhook } from "../provider/api/webhooks/answers";
+import { endpointProblem, filtersSchema, webhookCreateBodySchema } from "../provider/api/webhooks/requests";
+import { domainRecord } from "../provider/domain/wire";
+import { ownerOf, webhookRecord } from "../provider/webhook/wire";
 
 const ENDPOINT = "https://hooks.example.com/events";
 
@@ -114,26 +113,23 @@ describe("connection settings and response shapes", () => {
     expect(message).toBe(controlCharacterProblem("a\u0007b"));
   });
 
-  it("fill what the service left out: the default channel, no filters, an unnamed owner", () => {
+  it("fill what the service left out: the default channel, no filters; the resources an unnamed owner", () => {
     const hookWire = { webhook_uuid: "w", endpoint: { type: "url", value: ENDPOINT } };
     const hook = Webhook.parse(hookWire);
-    expect(hook).toMatchObject({
-      channel: "default",
-      filters: [],
-      owner: { organization: "", username: "" },
-    });
-    expect(Owner.parse({ organization: { name: "acme" } })).toEqual({ organization: "acme", username: "" });
-    expect(Domain.parse({ domain_uuid: "d", domain_name: "h.example.com" }).owner).toEqual({
+    expect(hook).toEqual({ ...hookWire, channel: "default", filters: [] });
+    expect(webhookRecord(hook).owner).toEqual({ organization: "", username: "" });
+    expect(ownerOf({ organization: { name: "acme" } })).toEqual({ organization: "acme", username: "" });
+    expect(domainRecord(Domain.parse({ domain_uuid: "d", domain_name: "h.example.com" })).owner).toEqual({
       organization: "",
       username: "",
     });
-    // Each generation names the creation time its own way.
+    // Each generation names the creation time its own way; the resources read either.
     const time = { display: "then", epoch: 1 };
     for (const key of ["create_time", "create_timestamp"]) {
-      expect(
-        Domain.parse({ domain_uuid: "d", domain_name: "h.example.com", [key]: time }).createTime,
-      ).toEqual(time);
-      expect(Webhook.parse({ ...hookWire, [key]: time }).createTime).toEqual(time);
+      const domain = Domain.parse({ domain_uuid: "d", domain_name: "h.example.com", [key]: time });
+      expect(domain).toMatchObject({ [key]: time });
+      expect(domainRecord(domain).createTime).toEqual(time);
+      expect(webhookRecord(Webhook.parse({ ...hookWire, [key]: time })).createTime).toEqual(time);
     }
   });
 });

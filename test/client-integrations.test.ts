@@ -15,13 +15,13 @@ const VOUCHER = "/v2/integrations/app-login-voucher";
 const BRANDS = "/v2/catalog/brands";
 
 const user = (more: Record<string, unknown> = {}) => ({
-  uniqueUserId: "user-0001",
+  unique_user_id: "user-0001",
   email: "ann@example.com",
   ...more,
 });
 const authorization = (more: Record<string, unknown> = {}) => ({
   ...user(more),
-  sdkAuthorizationRequest: "sdk-request-1",
+  sdk_authorization_request: "sdk-request-1",
   ...more,
 });
 
@@ -31,12 +31,15 @@ describe("authorizeUser", () => {
     async (apiVersion) => {
       const answer = await world.current
         .client({ apiVersion })
-        .authorizeUser(authorization({ firstName: "Ann" }));
-      expect(answer).toEqual({ signedAuthorizationRequest: expect.any(String), username: "acme-user-0001" });
-      expect(answer.signedAuthorizationRequest).not.toBe("sdk-request-1");
+        .authorizeUser(authorization({ first_name: "Ann" }));
+      expect(answer).toEqual({
+        signed_authorization_request: expect.any(String),
+        username: "acme-user-0001",
+      });
+      expect(answer.signed_authorization_request).not.toBe("sdk-request-1");
       // A credential: no message repeats it.
-      const message = new ConfigurationError(`got ${answer.signedAuthorizationRequest}`).message;
-      expect(message).not.toContain(answer.signedAuthorizationRequest);
+      const message = new ConfigurationError(`got ${answer.signed_authorization_request}`).message;
+      expect(message).not.toContain(answer.signed_authorization_request);
       expect(world.current.requests(AUTHORIZE)).toBe(1);
     },
   );
@@ -44,16 +47,26 @@ describe("authorizeUser", () => {
   it.each([
     [
       "7 characters",
-      { uniqueUserId: "u234567" },
-      "uniqueUserId",
-      /unique_user_id\) must be 8 to 40 characters/,
+      { unique_user_id: "u234567" },
+      "unique_user_id",
+      /unique_user_id must be 8 to 40 characters/,
     ],
-    ["41 characters", { uniqueUserId: "u".repeat(41) }, "uniqueUserId", /must be 8 to 40 characters/],
-    ["a space", { uniqueUserId: "user 0001" }, "uniqueUserId", /may contain only A-Z a-z 0-9 @ \. \+ _ -/],
-    ["a slash", { uniqueUserId: "user/0001" }, "uniqueUserId", /may contain only/],
+    ["41 characters", { unique_user_id: "u".repeat(41) }, "unique_user_id", /must be 8 to 40 characters/],
+    [
+      "a space",
+      { unique_user_id: "user 0001" },
+      "unique_user_id",
+      /may contain only A-Z a-z 0-9 @ \. \+ _ -/,
+    ],
+    ["a slash", { unique_user_id: "user/0001" }, "unique_user_id", /may contain only/],
     ["a malformed email", { email: "not-an-email" }, "email", /email must be an email address/],
-    ["an empty SDK request", { sdkAuthorizationRequest: "" }, "sdkAuthorizationRequest", /must not be empty/],
-    ["a control character in a name", { lastName: "Lee\u0007" }, "lastName", /control characters/],
+    [
+      "an empty SDK request",
+      { sdk_authorization_request: "" },
+      "sdk_authorization_request",
+      /must not be empty/,
+    ],
+    ["a control character in a name", { last_name: "Lee\u0007" }, "last_name", /control characters/],
   ])("refuses %s before sending, naming %s", async (_name, override, field, message) => {
     const error = await rejection<RequestValidationError>(
       world.current.client().authorizeUser(authorization(override)),
@@ -67,8 +80,8 @@ describe("authorizeUser", () => {
 
   it("accepts the boundaries of unique_user_id: 8 and 40 characters of every allowed kind", async () => {
     const c = world.current.client();
-    await c.authorizeUser(authorization({ uniqueUserId: "aZ09@.+_" }));
-    await c.authorizeUser(authorization({ uniqueUserId: "x".repeat(40) }));
+    await c.authorizeUser(authorization({ unique_user_id: "aZ09@.+_" }));
+    await c.authorizeUser(authorization({ unique_user_id: "x".repeat(40) }));
     expect(world.current.requests(AUTHORIZE)).toBe(2);
   });
 
@@ -96,18 +109,18 @@ describe("authorizeUser", () => {
 
 describe("createLoginVoucher", () => {
   it("answers a voucher and the username, and keeps the voucher out of every message", async () => {
-    const voucher = await world.current.client().createLoginVoucher(user({ firstName: null }));
-    expect(voucher).toEqual({ loginVoucher: expect.any(String), username: "acme-user-0001" });
-    expect(new ConfigurationError(`it was ${voucher.loginVoucher}`).message).not.toContain(
-      voucher.loginVoucher,
+    const voucher = await world.current.client().createLoginVoucher(user({ first_name: null }));
+    expect(voucher).toEqual({ login_voucher: expect.any(String), username: "acme-user-0001" });
+    expect(new ConfigurationError(`it was ${voucher.login_voucher}`).message).not.toContain(
+      voucher.login_voucher,
     );
   });
 
   it("refuses a bad unique_user_id before sending", async () => {
     const error = await rejection<RequestValidationError>(
-      world.current.client().createLoginVoucher(user({ uniqueUserId: "short" })),
+      world.current.client().createLoginVoucher(user({ unique_user_id: "short" })),
     );
-    expect(error.fields[0]).toEqual({ field: "uniqueUserId", message: "must be 8 to 40 characters" });
+    expect(error.fields[0]).toEqual({ field: "unique_user_id", message: "must be 8 to 40 characters" });
     expect(world.current.requests()).toBe(0);
   });
 

@@ -79,14 +79,14 @@ describe.each(VERSIONS)("API %s", (version) => {
     const ids = Array.from({ length: 5 }, () => session("authentication"));
     const first = await client().searchAuthentications({ limit: 2 });
     expect(first.items.map((i) => i.service_id)).toEqual([ids[4], ids[3]]);
-    expect(first.itemCount).toBe(2);
-    expect(first.nextCursor).toEqual(expect.any(String));
+    expect(first.item_count).toBe(2);
+    expect(first.next_cursor).toEqual(expect.any(String));
     expect(first.warnings).toEqual([]);
-    const second = await client().searchAuthentications({ limit: 2, cursor: first.nextCursor });
+    const second = await client().searchAuthentications({ limit: 2, cursor: first.next_cursor });
     expect(second.items.map((i) => i.service_id)).toEqual([ids[2], ids[1]]);
-    const last = await client().searchAuthentications({ limit: 2, cursor: second.nextCursor });
+    const last = await client().searchAuthentications({ limit: 2, cursor: second.next_cursor });
     expect(last.items.map((i) => i.service_id)).toEqual([ids[0]]);
-    expect(last.nextCursor).toBeNull();
+    expect(last.next_cursor).toBeNull();
   });
 
   it("iterates every page item by item, fetching a page only when the previous one is used up", async () => {
@@ -107,14 +107,18 @@ describe.each(VERSIONS)("API %s", (version) => {
     const all = await collect(client().fingerprints({ limit: 3 }));
     expect(all.map((i) => i.service_id)).toEqual([...ids].reverse());
     const first = await client().searchFingerprints({ limit: 3 });
-    const rest = await collect(client().fingerprints({ limit: 3, cursor: first.nextCursor }));
+    const rest = await collect(client().fingerprints({ limit: 3, cursor: first.next_cursor }));
     expect(rest.map((i) => i.service_id)).toEqual([ids[0]]);
   });
 
   it("answers ids only with return service_ids, page by page and through the iterators", async () => {
     const ids = Array.from({ length: 3 }, () => session("authentication"));
     const page = await client().searchAuthentications({ return: "service_ids", limit: 2 });
-    expect(page).toEqual({ serviceIds: [ids[2], ids[1]], serviceIdCount: 2, nextCursor: expect.any(String) });
+    expect(page).toEqual({
+      service_ids: [ids[2], ids[1]],
+      service_id_count: 2,
+      next_cursor: expect.any(String),
+    });
     expect(await collect(client().authentications({ return: "service_ids", limit: 2 }))).toEqual(
       [...ids].reverse(),
     );
@@ -132,7 +136,7 @@ describe.each(VERSIONS)("API %s", (version) => {
       (await client().searchAuthentications(search)).items.map((i) => i.service_id);
     const customer = (value: string, more = {}) => ({ key: "text_fields.customer_item_id", value, ...more });
     expect(await ids({ filters: [customer("skua1")] })).toEqual([alice]);
-    expect(await ids({ filters: [customer("skua1", { textFields: "verbatim" })] })).toEqual([]);
+    expect(await ids({ filters: [customer("skua1", { text_fields: "verbatim" })] })).toEqual([]);
     expect(await ids({ filters: [{ key: "status.result.id", values: ["unidentified", "x"] }] })).toEqual([
       bob,
     ]);
@@ -276,16 +280,14 @@ describe("API 1.4 rules refused before sending", () => {
   it("a text_fields mode other than canonical or verbatim, named by its option", async () => {
     const error = await rejection<RequestValidationError>(
       v1().searchAuthentications({
-        filters: [{ key: "text_fields.customer_item_id", value: "x", textFields: "fuzzy" as "verbatim" }],
+        filters: [{ key: "text_fields.customer_item_id", value: "x", text_fields: "fuzzy" as "verbatim" }],
       }),
     );
     expect(error.fields[0]).toEqual({
-      field: "filters[0].textFields",
+      field: "filters[0].text_fields",
       message: "must be canonical or verbatim",
     });
-    expect(error.message).toMatch(
-      "filters[0].textFields (filters[0].text_fields) must be canonical or verbatim",
-    );
+    expect(error.message).toMatch("filters[0].text_fields must be canonical or verbatim");
     expect(world.current.requests()).toBe(0);
   });
 });
@@ -296,16 +298,21 @@ describe("images (spec 2.5)", () => {
     c: ServiceClient,
     kind: (typeof kinds)[number],
     id: string,
-    options: { includeImages?: boolean; returnItemPhotos?: boolean },
+    flags: { include_images?: boolean; return_item_photos?: boolean },
   ) => {
+    // GET takes the flags as query parameters, search as body members, each by its spec name.
+    const query = {
+      include_images: flags.include_images,
+      format_options__return_item_photos: flags.return_item_photos,
+    };
+    const body = {
+      include_images: flags.include_images,
+      format_options: { return_item_photos: flags.return_item_photos },
+    };
     const answer =
-      kind === "authentication"
-        ? await c.getAuthentication(id, options)
-        : await c.getFingerprint(id, options);
+      kind === "authentication" ? await c.getAuthentication(id, query) : await c.getFingerprint(id, query);
     const page =
-      kind === "authentication"
-        ? await c.searchAuthentications(options)
-        : await c.searchFingerprints(options);
+      kind === "authentication" ? await c.searchAuthentications(body) : await c.searchFingerprints(body);
     expect(page.items.map((i) => i.service_id)).toEqual([id]);
     return { get: answer.item.images, search: page.items[0]!.images };
   };
@@ -315,18 +322,18 @@ describe("images (spec 2.5)", () => {
     !Array.isArray(images) && Object.keys(images as object).join() === "photos";
 
   it.each(kinds)(
-    "API 2.0 %s: includeImages, returnItemPhotos, both (includeImages wins) and neither",
+    "API 2.0 %s: include_images, return_item_photos, both (include_images wins) and neither",
     async (kind) => {
       const id = world.current.session(kind);
       const c = world.current.client();
-      for (const got of Object.values(await read(c, kind, id, { includeImages: true })))
+      for (const got of Object.values(await read(c, kind, id, { include_images: true })))
         expect(typed(got)).toBe(true);
-      for (const got of Object.values(await read(c, kind, id, { returnItemPhotos: true })))
+      for (const got of Object.values(await read(c, kind, id, { return_item_photos: true })))
         expect(photos(got)).toBe(true);
-      const both = await read(c, kind, id, { includeImages: true, returnItemPhotos: true });
+      const both = await read(c, kind, id, { include_images: true, return_item_photos: true });
       for (const got of Object.values(both)) expect(typed(got)).toBe(true);
       expect(await read(c, kind, id, {})).toEqual({ get: undefined, search: undefined });
-      expect(await read(c, kind, id, { includeImages: false })).toEqual({
+      expect(await read(c, kind, id, { include_images: false })).toEqual({
         get: undefined,
         search: undefined,
       });
@@ -339,35 +346,36 @@ describe("images (spec 2.5)", () => {
     expect(Object.keys(item.images as object)).toEqual(["camera"]);
   });
 
-  it("API 1.4 authentications: returnItemPhotos through the query flag and the body member", async () => {
+  it("API 1.4 authentications: return_item_photos through the query flag and the body member", async () => {
     const id = world.current.session("authentication");
     const got = await read(world.current.client({ apiVersion: "1.4" }), "authentication", id, {
-      returnItemPhotos: true,
+      return_item_photos: true,
     });
     expect(photos(got.get) && photos(got.search)).toBe(true);
   });
 
-  it("API 1.4 refuses before sending what it does not read: includeImages, and any flag for fingerprints", async () => {
+  it("API 1.4 refuses before sending what it does not read: include_images, and any flag for fingerprints", async () => {
     const v1 = world.current.client({ apiVersion: "1.4" });
     const include = await rejection<RequestValidationError>(
-      v1.getAuthentication("any-id", { includeImages: true }),
+      v1.getAuthentication("any-id", { include_images: true }),
     );
     expect(include.fields).toEqual([
       {
-        field: "includeImages",
+        field: "include_images",
         message: expect.stringMatching(
-          /not available for authentications on API 1.4 .*reads only returnItemPhotos.*apiVersion "2.0"/,
+          /not available for authentications on API 1.4 .*reads only format_options__return_item_photos.*apiVersion "2.0"/,
         ),
       },
     ]);
-    await rejection(v1.searchAuthentications({ includeImages: true }));
+    await rejection(v1.searchAuthentications({ include_images: true }));
     const fingerprint = await rejection<RequestValidationError>(
-      v1.searchFingerprints({ returnItemPhotos: true }),
+      v1.searchFingerprints({ format_options: { return_item_photos: true } }),
     );
-    expect(fingerprint.fields[0]!.message).toMatch(
-      /not available for fingerprints on API 1.4 .*reads no image flag/,
-    );
-    await rejection(v1.getFingerprint("any-id", { returnItemPhotos: true }));
+    expect(fingerprint.fields[0]).toEqual({
+      field: "format_options.return_item_photos",
+      message: expect.stringMatching(/not available for fingerprints on API 1.4 .*reads no image flag/),
+    });
+    await rejection(v1.getFingerprint("any-id", { format_options__return_item_photos: true }));
     expect(world.current.requests()).toBe(0);
   });
 });

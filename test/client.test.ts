@@ -3,7 +3,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
+import { Agent, type Dispatcher } from "undici";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import * as ClientModule from "../provider/client/index";
 import {
   AmbiguousRequestError,
   AuthenticationError,
@@ -12,13 +14,14 @@ import {
   ConnectionError,
   InvalidRequestError,
   NotFoundError,
-  ProcessContext,
   RateLimitError,
+  RateLimiter,
+  RequestValidationError,
   ResponseValidationError,
   ServerError,
   ServiceClient,
   ServiceError,
-  setProcessContext,
+  sharedLimiter,
   TimeoutError,
   UnavailableError,
   WebhooksNotEnabledError,
@@ -39,6 +42,8 @@ const client = (options: ConstructorParameters<typeof ServiceClient>[0] = {}) =>
     baseUrl: sandbox.url,
     rateLimitPerSecond: 0,
     logger: (line) => logs.push(line),
+    clock: clock.now,
+    sleep: clock.sleep,
     ...options,
   });
 
@@ -50,9 +55,12 @@ const hook = (channel = "default") => ({
 });
 
 async function registerDomain(c: ServiceClient) {
-  const start = await c.startDomainRegistration(HOST);
-  origin.files.set(`/service_url_registration/${start.verifier}`, { status: 200, body: start.registerToken });
-  return c.finishDomainRegistration(HOST, start.verifier);
+  const start = await c.startDomainRegistration({ domain_name: HOST });
+  origin.files.set(`/service_url_registration/${start.verifier}`, {
+    status: 200,
+    body: start.register_token,
+  });
+  return c.finishDomainRegistration({ domain_name: HOST, verifier: start.verifier });
 }
 
 const failure = (promise: Promise<unknown>) =>
@@ -72,8 +80,7 @@ afterAll(async () => {
 beforeEach(async () => {
   sandbox = await startSandbox({ seed: testSeed(origin.url) });
   clock = steppingClock();
-  // A new process for every test, on a clock whose sleeps return at once.
-  setProcessContext(new ProcessContext({ clock }));
+  // Every test's clients run on a clock whose sleeps return at once.
   logs = [];
 });
 afterEach(async () => {
@@ -139,8 +146,11 @@ describe("requests", () => {
     await registerDomain(c);
     for (const version of ["2.0", "1.4"] as const) {
       const made = await client({ apiVersion: version }).createWebhook(hook(version));
-      expect(made.createTime?.epoch).toBeGreaterThan(0);
-      expect((await client({ apiVersion: version }).getWebhook(made.webhookUuid)).channel).toBe(version);
+      // Each generation's own key: create_time on 2.0, create_timestamp on 1.4.
+      const created = version === "2.0" ? made.create_time : made.create_timestamp;
+      expect(created?.epoch).toBeGreaterThan(0);
+      expect(Object.keys(made)).not.toContain(version === "2.0" ? "create_timestamp" : "create_time");
+      expect((await client({ apiVersion: version }).getWebhook(made.webhook_uuid)).channel).toBe(version);
     }
     for (let i = 0; i < 3; i++) await c.createWebhook(hook(`extra-${i}`));
     const all = [];
@@ -148,7 +158,7 @@ describe("requests", () => {
     expect(all).toEqual(["2.0", "1.4", "extra-0", "extra-1", "extra-2"]);
     expect(calls("/v2/search/webhooks")).toBe(3);
     const domains = [];
-    for await (const d of client({ apiVersion: "1.4" }).domains()) domains.push(d.domainName);
+    for await (const d of client({ apiVersion: "1.4" }).domains()) domains.push(d.domain_name);
     expect(domains).toEqual([HOST]);
     await expect(c.searchWebhooks({ limit: 21 })).rejects.toThrow(/limit must be an integer from 1 to 20/);
   });
@@ -157,10 +167,10 @@ describe("requests", () => {
     const c = client();
     const domain = await registerDomain(c);
     const made = await c.createWebhook(hook());
-    await expect(c.deactivateDomain(domain.domainUuid)).rejects.toBeInstanceOf(ConflictError);
-    await c.deactivateWebhook(made.webhookUuid);
-    await c.deactivateDomain(domain.domainUuid);
-    await expect(c.deactivateDomain(domain.domainUuid)).rejects.toBeInstanceOf(InvalidRequestError);
+    await expect(c.deactivateDomain(domain.domain_uuid)).rejects.toBeInstanceOf(ConflictError);
+    await c.deactivateWebhook(made.webhook_uuid);
+    await c.deactivateDomain(domain.domain_uuid);
+    await expect(c.deactivateDomain(domain.domain_uuid)).rejects.toBeInstanceOf(InvalidRequestError);
   });
 
   it("refuses an id that would address another object before sending anything (regression)", async () => {
@@ -196,7 +206,8 @@ describe("errors", () => {
   it("maps each status to its class, with status, method, route and request id", async () => {
     const c = client();
     await registerDomain(c);
-    const bad = await failure(c.createWebhook({ ...hook(), secret_key: "short" }));
+    const elsewhere = { type: "url" as const, value: "https://unregistered.example.com/e" };
+    const bad = await failure(c.createWebhook({ ...hook(), endpoint: elsewhere }));
     expect(bad).toBeInstanceOf(InvalidRequestError);
     expect(bad).toMatchObject({
       status: 400,
@@ -204,7 +215,7 @@ describe("errors", () => {
       route: "/v2/webhooks",
       code: "invalid_request",
     });
-    expect((bad as InvalidRequestError).fields[0]!.field).toBe("secret_key");
+    expect((bad as InvalidRequestError).fields[0]!.field).toBe("endpoint.value");
     expect((bad as InvalidRequestError).requestId).toMatch(/^req_/);
 
     await expect(client({ token: "wrong-token-123" }).health()).rejects.toBeInstanceOf(AuthenticationError);
@@ -419,11 +430,25 @@ describe("retries", () => {
 });
 
 describe("rate limiter", () => {
-  it("is shared by every client of a token in the process", async () => {
-    const a = client({ rateLimitPerSecond: 2 });
-    const b = client({ rateLimitPerSecond: 2 });
-    await Promise.all([a.health(), b.health(), a.health(), b.health()]);
+  it("is shared by default by every client of a token, through SHARED_LIMITERS", async () => {
+    const token = `${HOOKS_TOKEN}-shared-default`;
+    const a = client({ token, rateLimitPerSecond: 2 });
+    const b = client({ token, rateLimitPerSecond: 2 });
+    const started = performance.now();
+    // The shared limiter runs on real time; the sandbox answers 401 to the unknown token, at once.
+    await Promise.allSettled([a.health(), b.health(), a.health(), b.health()]);
     // Two of the four had to wait for the first two's slots: one limiter for both clients.
+    expect(performance.now() - started).toBeGreaterThan(900);
+    expect(sharedLimiter({ token, baseUrl: sandbox.url, perSecond: 2 })).toBe(
+      sharedLimiter({ token, baseUrl: sandbox.url, perSecond: 2 }),
+    );
+  });
+
+  it("is the one given in the options when there is one, on its own clock", async () => {
+    const limiter = new RateLimiter(2, clock);
+    const a = client({ limiter });
+    const b = client({ limiter });
+    await Promise.all([a.health(), b.health(), a.health(), b.health()]);
     expect(clock.slept.length).toBeGreaterThan(0);
     expect(Math.max(...clock.slept)).toBeGreaterThan(900);
   });
@@ -432,12 +457,12 @@ describe("rate limiter", () => {
 describe("redaction", () => {
   it("keeps the token, secret_key and register_token out of every log line and error, and nothing else", async () => {
     const c = client();
-    const start = await c.startDomainRegistration(HOST);
+    const start = await c.startDomainRegistration({ domain_name: HOST });
     origin.files.set(`/service_url_registration/${start.verifier}`, {
       status: 200,
-      body: start.registerToken,
+      body: start.register_token,
     });
-    await c.finishDomainRegistration(HOST, start.verifier);
+    await c.finishDomainRegistration({ domain_name: HOST, verifier: start.verifier });
     sandbox.addFault({ method: "POST", path: "/v2/webhooks", status: 500 });
     const errors = [
       await failure(c.createWebhook(hook())),
@@ -448,7 +473,7 @@ describe("redaction", () => {
         method: "POST",
         route: "/v2/webhooks",
         status: 400,
-        serviceMessage: `bad secret ${SECRET} for token ${HOOKS_TOKEN} and ${start.registerToken}`,
+        serviceMessage: `bad secret ${SECRET} for token ${HOOKS_TOKEN} and ${start.register_token}`,
         body: { echo: { secret_key: SECRET, token: HOOKS_TOKEN } },
         problems: [{ field: "secret_key", message: `${SECRET} is weak` }],
       }),
@@ -467,7 +492,7 @@ describe("redaction", () => {
     const all = printed.join("\n");
     expect(all).toContain("/v2/webhooks");
     expect(logs.some((l) => l.includes("/v2/webhooks/[REDACTED]"))).toBe(true);
-    for (const secret of [HOOKS_TOKEN, SECRET, start.registerToken]) expect(all).not.toContain(secret);
+    for (const secret of [HOOKS_TOKEN, SECRET, start.register_token]) expect(all).not.toContain(secret);
     expect(all).toContain("bad secret [REDACTED] for token [REDACTED] and [REDACTED]");
   });
 });
@@ -545,4 +570,130 @@ describe("on a Node.js older than 22.19", () => {
       );
     },
   );
+});
+
+describe("refusals before sending (spec rules a call is not needed for)", () => {
+  it.each([
+    ["1.4", "s".repeat(19), "must be at least 20 characters on API 1.4"],
+    ["2.0", "s".repeat(15), "must be at least 16 characters on API 2.0"],
+    ["2.0", "s".repeat(257), "must be at most 256 characters on API 2.0"],
+  ] as const)(
+    "API %s refuses a secret_key of the wrong length (case %#)",
+    async (apiVersion, secret_key, message) => {
+      const error = await failure(client({ apiVersion }).createWebhook({ ...hook(), secret_key }));
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(error.code).toBe("request_validation");
+      expect((error as RequestValidationError).fields).toEqual([{ field: "secret_key", message }]);
+      expect(error.message).not.toContain(secret_key);
+      expect(sandbox.requests()).toEqual([]);
+    },
+  );
+
+  it.each([
+    ["1.4", 20],
+    ["2.0", 16],
+    ["2.0", 256],
+  ] as const)("API %s sends a secret_key of %d characters", async (apiVersion, length) => {
+    await registerDomain(client());
+    const made = await client({ apiVersion }).createWebhook({ ...hook(), secret_key: "k".repeat(length) });
+    expect(made.webhook_uuid).toEqual(expect.any(String));
+  });
+
+  it("refuses a create whose filters or endpoint break the spec, naming each member by its wire path", async () => {
+    const error = (await failure(
+      client().createWebhook({
+        endpoint: { type: "url", value: "http://hooks.example.com/e?x=1" },
+        secret_key: SECRET,
+        filters: [{ key: "activity.form_factor", value: "tablet" }],
+      }),
+    )) as RequestValidationError;
+    expect(error.fields.map((f) => f.field)).toEqual(["endpoint.value", "filters[0].value", "filters"]);
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it("refuses a domain_name that is not a bare hostname, and a finish without a verifier", async () => {
+    const c = client();
+    const start = (await failure(
+      c.startDomainRegistration({ domain_name: "https://hooks.example.com/" }),
+    )) as RequestValidationError;
+    expect(start.fields[0]!.field).toBe("domain_name");
+    const finish = (await failure(
+      c.finishDomainRegistration({ domain_name: HOST, verifier: "" }),
+    )) as RequestValidationError;
+    expect(finish.fields).toEqual([{ field: "verifier", message: "must not be empty" }]);
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it("has its own code, and is still a ConfigurationError for code that catches those", async () => {
+    const error = await failure(client().searchWebhooks({ limit: 0 }));
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error.code).toBe("request_validation");
+    expect(new ConfigurationError("x").code).toBe("configuration");
+  });
+});
+
+describe("state owned by the instance", () => {
+  /** An undici Agent that counts what it dispatches: a transport a test can tell apart from another. */
+  class CountingAgent extends Agent {
+    dispatched = 0;
+    override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      this.dispatched++;
+      return super.dispatch(options, handler);
+    }
+  }
+
+  it("two clients in one process use each its own clock and transport", async () => {
+    sandbox.addFault({ method: "GET", path: "/v1/health", status: 429, retryAfter: 45, count: 2 });
+    const [agentA, agentB] = [new CountingAgent(), new CountingAgent()];
+    const a = client({ clock: () => 1_000_000, dispatcher: agentA, retry: { maxElapsedMs: 1_000 } });
+    const b = client({ clock: () => 9_000_000, dispatcher: agentB, retry: { maxElapsedMs: 1_000 } });
+    const [errorA, errorB] = [await failure(a.health()), await failure(b.health())];
+    expect((errorA as RateLimitError).retryAt).toEqual(new Date(1_000_000 + 45_000));
+    expect((errorB as RateLimitError).retryAt).toEqual(new Date(9_000_000 + 45_000));
+    expect([agentA.dispatched, agentB.dispatched]).toEqual([1, 1]);
+    await b.health();
+    expect([agentA.dispatched, agentB.dispatched]).toEqual([1, 2]);
+    // Before any answer, the service's clock is taken to be the client's own.
+    expect(client({ clock: () => 42 }).serverNow()).toBe(42);
+    await Promise.all([agentA.close(), agentB.close()]);
+  });
+
+  it("exports no process-wide test hooks from ./client", () => {
+    expect(Object.keys(ClientModule)).not.toContain("setProcessContext");
+    expect(Object.keys(ClientModule)).not.toContain("ProcessContext");
+  });
+});
+
+describe("RequestValidationError", () => {
+  const info = { method: "POST", route: "/v2/webhooks" };
+
+  it("names the request, each member and its rule, and asks to correct it", () => {
+    const one = new RequestValidationError(info, [{ field: "secret_key", message: "is too short" }]);
+    expect(one.message).toBe(
+      "POST /v2/webhooks was not sent: secret_key is too short. Correct it and call again.",
+    );
+    expect(one).toMatchObject({ method: "POST", route: "/v2/webhooks", code: "request_validation" });
+    expect(one.name).toBe("RequestValidationError");
+    const two = new RequestValidationError(info, [
+      { field: "channel", message: "must not be empty" },
+      { field: "filters", message: "must contain an activity.name filter" },
+    ]);
+    expect(two.message).toBe(
+      "POST /v2/webhooks was not sent: channel must not be empty; filters must contain an activity.name filter. Correct them and call again.",
+    );
+    expect(two.fields).toEqual([
+      { field: "channel", message: "must not be empty" },
+      { field: "filters", message: "must contain an activity.name filter" },
+    ]);
+  });
+
+  it("keeps no secret in its fields", () => {
+    // A client remembers its token as a secret when it is made.
+    client();
+    const error = new RequestValidationError(info, [
+      { field: "secret_key", message: `${HOOKS_TOKEN} is wrong` },
+    ]);
+    expect(error.fields[0]!.message).toBe("[REDACTED] is wrong");
+    expect(error.message).not.toContain(HOOKS_TOKEN);
+  });
 });

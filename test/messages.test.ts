@@ -98,7 +98,13 @@ async function gatherClient(context: "client" | "pulumi"): Promise<void> {
     });
   const c = make();
   const fault = (extra: object) => world.sandbox.addFault({ method: "GET", path: "/v1/health", ...extra });
-  await failure("400", context, c.createWebhook({ ...hookBody(), secret_key: "short" } as never));
+  await failure(
+    "refused before sending",
+    context,
+    c.createWebhook({ ...hookBody(), secret_key: "short" } as never),
+  );
+  const unregistered = { type: "url", value: "https://unregistered.example.com/e" };
+  await failure("400", context, c.createWebhook({ ...hookBody(), endpoint: unregistered } as never));
   await failure("401", context, make({ token: "unknown-token-0123456789" }).health());
   await failure("403 webhooks not enabled", context, make({ token: PLAIN_TOKEN }).searchWebhooks());
   await failure("403 not found", context, c.getWebhook("00000000-0000-4000-8000-000000000000"));
@@ -208,9 +214,14 @@ async function gatherSandbox(): Promise<void> {
   await answer("accept-language", "/v1/health", { token: HOOKS_TOKEN, headers: { "accept-language": "fr" } });
   await answer("fault template", "/_sandbox/faults", {
     method: "POST",
+    headers: { "content-type": "application/json" },
     body: JSON.stringify({ method: "GET", path: "/v2/webhooks/{webhook_uuid}", status: 503 }),
   });
-  await answer("malformed JSON", "/_sandbox/faults", { method: "POST", body: "{" });
+  await answer("malformed JSON", "/_sandbox/faults", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: "{",
+  });
   await answer("unknown route", "/v2/nothing-here", { token: HOOKS_TOKEN });
   for (const seed of [{}, { organizations: [{ name: "acme" }] }]) {
     await failure(`sandbox seed ${JSON.stringify(seed)}`, "any", startSandbox({ seed }));

@@ -7,6 +7,10 @@ import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { isStale, verifySignature } from "../provider/receiver/index";
 
+/**
+ * A receiver must refuse every delivery it cannot verify: these tests check `valid`, not only the reason
+ * given, so that a check that says why but lets the delivery through fails.
+ */
 const BODY = '{"items":[]}';
 const SECRET = "whsec-receiver-0123456789";
 const sign = (body: string, secret: string) =>

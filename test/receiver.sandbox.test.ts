@@ -5,7 +5,7 @@ import {
   FingerprintItemV1Schema,
   FingerprintItemV2Schema,
   ItemWarningSchema,
-} from "../provider/api/items";
+} from "../provider/api/sessions/item-answers";
 import {
   createLambdaHandler,
   createNodeHandler,

@@ -76,7 +76,7 @@ describe("end to end: sandbox deliveries through the receiver helpers", () => {
 
   it("verifies real deliveries and drops the one that arrives out of order", async () => {
     await worldRef.current.api("POST", "/v2/webhooks", { body: hookBody() });
-    const { serviceId } = worldRef.current.sandbox.upsertSession({
+    const { service_id: serviceId } = worldRef.current.sandbox.upsertSession({
       organization: "acme",
       kind: "authentication",
     });

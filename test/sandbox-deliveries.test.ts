@@ -74,7 +74,7 @@ describe("delivery items", () => {
     await world.api("POST", "/v1/webhooks", {
       body: hookBody({ filters: [{ key: "activity.name", value: "fingerprint" }] }),
     });
-    const parent = world.sandbox.upsertSession({ organization: "acme", kind: "fingerprint" }).serviceId;
+    const parent = world.sandbox.upsertSession({ organization: "acme", kind: "fingerprint" }).service_id;
     world.sandbox.upsertSession({
       organization: "acme",
       kind: "fingerprint",
@@ -94,7 +94,10 @@ describe("delivery items", () => {
 
   it("carry a growing update_counter as a session changes", async () => {
     await world.api("POST", "/v2/webhooks", { body: hookBody() });
-    const { serviceId } = world.sandbox.upsertSession({ organization: "acme", kind: "authentication" });
+    const { service_id: serviceId } = world.sandbox.upsertSession({
+      organization: "acme",
+      kind: "authentication",
+    });
     world.sandbox.upsertSession({ organization: "acme", kind: "authentication", service_id: serviceId });
     await world.sandbox.deliveriesIdle();
     const counters = posts().map((p) => JSON.parse(p.body).items[0].update_counter);
@@ -102,7 +105,7 @@ describe("delivery items", () => {
     expect(
       world.sandbox
         .deliveries()
-        .map((d) => d.updateCounter)
+        .map((d) => d.update_counter)
         .sort(),
     ).toEqual([1, 2]);
   });

@@ -32,7 +32,10 @@ const JA_TIME = "2026/01/02 03:04:05.250 UTC";
 
 describe("session items", () => {
   it("show result, brand, material and timestamp displays in the asked language", async () => {
-    const { serviceId } = world.sandbox.upsertSession({ organization: "acme", kind: "authentication" });
+    const { service_id: serviceId } = world.sandbox.upsertSession({
+      organization: "acme",
+      kind: "authentication",
+    });
     const en = (await call("GET", `/v2/authentications/${serviceId}`, "en")).json.item;
     const ja = (await call("GET", `/v2/authentications/${serviceId}`, "ja")).json.item;
     expect(en.status.result.display).toBe("Authentic");
@@ -49,7 +52,10 @@ describe("session items", () => {
   });
 
   it("answer in English without the header, with an empty one or with *, and match region subtags", async () => {
-    const { serviceId } = world.sandbox.upsertSession({ organization: "acme", kind: "fingerprint" });
+    const { service_id: serviceId } = world.sandbox.upsertSession({
+      organization: "acme",
+      kind: "fingerprint",
+    });
     for (const language of [undefined, "", "*", "EN", "en-US"]) {
       const res = await call("GET", `/v1/fingerprints/${serviceId}`, language);
       expect(res.json.item.status.result.display, String(language)).toBe("Registered");
@@ -61,7 +67,10 @@ describe("session items", () => {
   });
 
   it("follow a changed result id, and take {en, ja} display pairs given by the admin route", async () => {
-    const { serviceId } = world.sandbox.upsertSession({ organization: "acme", kind: "authentication" });
+    const { service_id: serviceId } = world.sandbox.upsertSession({
+      organization: "acme",
+      kind: "authentication",
+    });
     world.sandbox.upsertSession({
       organization: "acme",
       kind: "authentication",

@@ -120,7 +120,7 @@ describe("readable sandbox errors", () => {
       rateLimitPerSecond: 0,
     });
     await expect(client.authorizeUser({} as never)).rejects.toThrow(
-      "uniqueUserId (unique_user_id) is required; email is required",
+      "unique_user_id is required; email is required",
     );
     await expect(client.searchAuthentications({ filters: [{ key: 5 }] } as never)).rejects.toThrow(
       "filters[0].key must be a string, not a number",

@@ -28,8 +28,8 @@ beforeEach(async () => {
     },
   });
   api = plainApi(sandbox.url, { token: TOKEN });
-  auth = sandbox.upsertSession({ organization: "acme", kind: "authentication" }).serviceId;
-  fingerprint = sandbox.upsertSession({ organization: "acme", kind: "fingerprint" }).serviceId;
+  auth = sandbox.upsertSession({ organization: "acme", kind: "authentication" }).service_id;
+  fingerprint = sandbox.upsertSession({ organization: "acme", kind: "fingerprint" }).service_id;
 });
 afterEach(() => sandbox.close());
 

@@ -49,12 +49,12 @@ describe("authorize-user", () => {
     const users = (await state()).app_users;
     expect(users).toEqual([
       expect.objectContaining({
-        uniqueUserId: "user-0001",
-        firstName: "Ann",
-        lastName: "Lee",
+        unique_user_id: "user-0001",
+        first_name: "Ann",
+        last_name: "Lee",
         username: "acme-user-0001",
       }),
-      expect.objectContaining({ uniqueUserId: "user-0002", firstName: null, lastName: null }),
+      expect.objectContaining({ unique_user_id: "user-0002", first_name: null, last_name: null }),
     ]);
   });
 

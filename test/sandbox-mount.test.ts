@@ -9,12 +9,12 @@ const headers = { authorization: "Token sandbox-demo-token", "api-version": "2.0
 describe("createSandbox", () => {
   it("answers the API through its fetch handler, without listening anywhere", async () => {
     const app = createSandbox({ settings: { rateLimitPerSecond: 0 } });
-    const parent = app.upsertSession({ organization: "demo", kind: "fingerprint" }).serviceId;
+    const parent = app.upsertSession({ organization: "demo", kind: "fingerprint" }).service_id;
     const child = app.upsertSession({
       organization: "demo",
       kind: "fingerprint",
       item: { activity: { mode: "compare" }, fingerprint_parent: { service_id: parent } },
-    }).serviceId;
+    }).service_id;
     const res = await app.fetch(new Request(`http://mounted.test/v2/fingerprints/${child}`, { headers }));
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;

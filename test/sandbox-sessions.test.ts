@@ -22,7 +22,7 @@ function session(
   organization = "acme",
 ) {
   clock.advance(1000);
-  return world.sandbox.upsertSession({ organization, kind, item }).serviceId;
+  return world.sandbox.upsertSession({ organization, kind, item }).service_id;
 }
 
 const ids = (res: { json: { items: { service_id: string }[] } }) => res.json.items.map((i) => i.service_id);

@@ -425,7 +425,7 @@ describe("sessions and deliveries", () => {
 
   it("delivers a signed snapshot with update_counter and the v2 omissions", async () => {
     const hook = await api("POST", "/v2/webhooks", { body: hookBody({ channel: "orders" }) });
-    const { serviceId } = sandbox.upsertSession({ organization: "acme", kind: "authentication" });
+    const { service_id: serviceId } = sandbox.upsertSession({ organization: "acme", kind: "authentication" });
     await sandbox.deliveriesIdle();
     const [delivery] = origin.received.filter((r) => r.method === "POST");
     expect(delivery!.path).toBe("/service/events");
@@ -496,7 +496,7 @@ describe("sessions and deliveries", () => {
           organization: "acme",
           kind: "authentication",
           item: { text_fields: { customer_item_id: `SKU-${i}` } },
-        }).serviceId,
+        }).service_id,
       );
     }
     expect((await api("GET", `/v2/authentications/${ids[0]}`)).json.item.service_id).toBe(ids[0]);

@@ -4,11 +4,11 @@
  */
 
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { Webhook as ListedWebhook } from "../provider/api/shapes";
 import { ProcessContext, setProcessContext } from "../provider/context/process";
 import { claim } from "../provider/webhook/claims";
 import { candidatesIn, RECONCILE_ENV, reconcileWindowMs } from "../provider/webhook/reconcile";
 import { identityOf } from "../provider/webhook/schema";
+import type { WebhookRecord as ListedWebhook } from "../provider/webhook/wire";
 
 const ENDPOINT = "https://hooks.example.com/events";
 const FILTERS = [{ key: "activity.name", value: "authentication" }];

@@ -6,11 +6,11 @@ import { ServiceClient } from "@service/pulumi/client";
 const HOST = "hooks.local.test";
 const client = new ServiceClient(); // the sandbox at http://127.0.0.1:8787 unless SERVICE_BASE_URL says otherwise
 
-const start = await client.startDomainRegistration(HOST);
+const start = await client.startDomainRegistration({ domain_name: HOST });
 mkdirSync(".verification", { recursive: true });
-writeFileSync(`.verification/${start.verifier}`, start.registerToken);
-const domain = await client.finishDomainRegistration(HOST, start.verifier);
-console.log(`domain ${domain.domainName} verified (${domain.domainUuid})`);
+writeFileSync(`.verification/${start.verifier}`, start.register_token);
+const domain = await client.finishDomainRegistration({ domain_name: HOST, verifier: start.verifier });
+console.log(`domain ${domain.domain_name} verified (${domain.domain_uuid})`);
 
 const hook = await client.createWebhook({
   endpoint: { type: "url", value: `https://${HOST}/service/events` },
@@ -18,4 +18,4 @@ const hook = await client.createWebhook({
   filters: [{ key: "activity.name", value: "authentication" }],
   channel: "local",
 });
-console.log(`webhook ${hook.webhookUuid} posts to ${hook.endpoint}`);
+console.log(`webhook ${hook.webhook_uuid} posts to ${hook.endpoint.value}`);

@@ -31,3 +31,11 @@ export function fillPath(
 export function toRouterPath(template: string): string {
   return template.replace(/\{([a-z_]+)\}/g, ":$1");
 }
+
+/** `filters[1].values` from a zod issue path. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, part) => {
+    if (typeof part === "number") return `${acc}[${part}]`;
+    return acc ? `${acc}.${String(part)}` : String(part);
+  }, "");
+}

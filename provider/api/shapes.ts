@@ -1,8 +1,9 @@
 /**
- * The shapes this package's public API hands out and takes, as plain TypeScript. The zod schemas that
- * validate them (schemas.ts, connection.ts, rules.ts) are checked against these declarations at compile
- * time with `exactly`, so the two cannot drift; this module imports no zod, so that a consumer's compiler
- * never has to read zod's declarations (which fail without skipLibCheck).
+ * The shapes every API area shares (connection settings, the timestamp object, `{status}`), as plain
+ * TypeScript; each area's own are in its folder (webhooks/, domains/, sessions/, integrations/). The zod
+ * schemas that validate them are checked against these declarations at compile time with `exactly`, so
+ * the two cannot drift; this module imports no zod, so that a consumer's compiler never has to read
+ * zod's declarations (which fail without skipLibCheck).
  */
 import type { LANGUAGES } from "./languages";
 import type { ApiVersion } from "./versions";
@@ -28,95 +29,10 @@ export interface Timestamp {
   epoch: number;
 }
 
-/** Who owns a webhook or domain. */
-export interface Owner {
-  /** The organization's name. */
-  organization: string;
-  /** The user who created it, or "" when the service did not say. */
-  username: string;
-}
-
-/** A webhook filter as the service sends and takes it: exactly one of `value` or `values`. */
-export interface WireFilter {
-  /** `activity.name`, `activity.form_factor` or `owner.user.username`. */
-  key: string;
-  /** The one value the filter matches. */
-  value?: string | undefined;
-  /** The values the filter matches, any of them. */
-  values?: string[] | undefined;
-}
-
-/** A filter in canonical form: one sorted, de-duplicated `values` list. */
-export interface CanonicalFilter {
-  readonly key: string;
-  readonly values: readonly string[];
-}
-
-/** A webhook, in one model for both API generations. */
-export interface Webhook {
-  /** The service's `webhook_uuid`. */
-  webhookUuid: string;
-  /** Echoed on every delivery; "default" unless set. */
-  channel: string;
-  /** The HTTPS URL deliveries are posted to. */
-  endpoint: string;
-  /** The filters as the service sent them, in its order and value/values form. */
-  filters: WireFilter[];
-  /** Who created it; empty names when the service did not say. */
-  owner: Owner;
-  /** `create_time` (v2) or `create_timestamp` (v1.4). */
-  createTime: Timestamp | undefined;
-}
-
-/** A registered domain. */
-export interface Domain {
-  /** The service's `domain_uuid`, which deactivation takes. */
-  domainUuid: string;
-  /** The hostname, bare: no scheme, port or path. */
-  domainName: string;
-  /** Who registered it; empty names when the service did not say. */
-  owner: Owner;
-  /** `create_time` (v2) or `create_timestamp` (v1.4 search); undefined when the answer carried neither. */
-  createTime: Timestamp | undefined;
-  /** Present on finish_registration's answer (v2). */
-  verifier: string | undefined;
-}
-
-/** What start_registration answers. `registerToken` is a secret. */
-export interface DomainRegistrationStart {
-  /** The hostname being registered. */
-  domainName: string;
-  /** `https://<domainName>/service_url_registration/<verifier>`: where to publish the token. */
-  url: string;
-  /** Names this registration: the URL's last path segment, and what finish_registration takes. */
-  verifier: string;
-  /** The exact body the URL must serve. A secret: never log it. */
-  registerToken: string;
-  /** ISO date-time after which the link is dead. */
-  expiresAt: string;
-}
-
 /** `{status: "ok"}`, as health and deactivate answer. */
 export interface StatusOk {
   /** `ok`. */
   status: string;
-}
-
-/** The body of a webhook create. */
-export interface WebhookCreateBody {
-  /** Where deliveries go. */
-  endpoint: {
-    /** Always `url`. */
-    type: "url";
-    /** An HTTPS URL on a domain registered to the organization (on v2, with no query or fragment). */
-    value: string;
-  };
-  /** The HMAC key of Service-Signature. A secret. */
-  secret_key: string;
-  /** Echoed on every delivery; the service uses `default` when it is omitted or null. */
-  channel?: string | null | undefined;
-  /** Must include `activity.name` with `authentication` or `fingerprint`. */
-  filters: WireFilter[];
 }
 
 /**

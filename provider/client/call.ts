@@ -16,7 +16,7 @@ export interface Call<S extends z.ZodType> {
 }
 
 /**
- * What the per-area request modules (sessions.ts, integrations.ts) get from a ServiceClient: its API
+ * What the per-area request modules (resources/) get from a ServiceClient: its API
  * version, and its private pipeline (credentials, rate limit, retries, typed errors) to send through.
  */
 export interface Requester {

@@ -1,5 +1,11 @@
+import type { Dispatcher } from "undici";
 import { z } from "zod";
-import { AcceptLanguage as AcceptLanguageSchema, ApiVersionSchema, BaseUrl } from "../api/connection";
+import {
+  AcceptLanguage as AcceptLanguageSchema,
+  ApiVersionSchema,
+  BaseUrl,
+  DEFAULT_BASE_URL,
+} from "../api/connection";
 import { DEFAULT_LANGUAGE } from "../api/languages";
 import { REQUESTS_PER_SECOND } from "../api/limits";
 import type { AcceptLanguage } from "../api/shapes";
@@ -8,10 +14,8 @@ import type { ApiVersion } from "../api/versions";
 import { rememberSecret } from "../context/process";
 import { type AdviceContext, adviceFor, type SettingAdvice } from "../errors/advice";
 import { ConfigurationError } from "../errors/base";
+import type { RateLimiter } from "./limiter";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
-
-/** The local sandbox (`npx service-sandbox`) is the default target, so nothing reaches a real account by accident. */
-export const DEFAULT_BASE_URL = "http://127.0.0.1:8787";
 
 /** Environment variables the client reads when an option is not given. */
 export const ENV = {
@@ -43,7 +47,7 @@ export interface ClientOptions {
   readonly acceptLanguage?: AcceptLanguage | undefined;
   /** How long one request may wait for its answer; default 30 000 (SERVICE_TIMEOUT_SECONDS). */
   readonly timeoutMs?: number | undefined;
-  /** Requests per second per token, shared by every client of the token in the process; 0 turns it off. */
+  /** Requests per second of the default shared limiter of the token (see `limiter`); 0 turns it off. */
   readonly rateLimitPerSecond?: number | undefined;
   /** Overrides of the retry policy; `maxElapsedMs` is the retry budget (SERVICE_RETRY_BUDGET_SECONDS). */
   readonly retry?: Partial<RetryPolicy> | undefined;
@@ -51,6 +55,25 @@ export interface ClientOptions {
   readonly logger?: ((line: string) => void) | undefined;
   /** Jitter source in [0, 1). */
   readonly random?: (() => number) | undefined;
+  /**
+   * This client's clock: the time in epoch milliseconds. Its retry budget, Retry-After pauses and its
+   * view of the service's clock (`serverNow`) read it. `Date.now` by default.
+   */
+  readonly clock?: (() => number) | undefined;
+  /** How this client waits (retry backoff); resolves after `ms` milliseconds. A timer by default. */
+  readonly sleep?: ((ms: number) => Promise<void>) | undefined;
+  /**
+   * This client's transport: an undici Dispatcher (an Agent, a Pool, a MockAgent). By default the client
+   * makes its own keep-alive pool on its first request.
+   */
+  readonly dispatcher?: Dispatcher | undefined;
+  /**
+   * The rate limiter this client's requests wait on. By default every client of a token shares the
+   * token's limiter from `SHARED_LIMITERS` (the limit is the token's, whichever client spends it), at
+   * `rateLimitPerSecond`. Pass `sharedLimiter(...)`, a limiter of your own (`new RateLimiter(perSecond,
+   * clock)`) to share one differently, or null for none.
+   */
+  readonly limiter?: RateLimiter | null | undefined;
   /**
    * Where error messages send the reader to change a setting: `"client"` (default) names this client's
    * options and the SERVICE_* variables; `"pulumi"` names stack config and a resource's `connection`,

@@ -1,31 +1,27 @@
-export type * from "../api/integration-shapes";
-export type * from "../api/item-shapes";
-export { isAuthentication, isFingerprint } from "../api/item-shapes";
-export type * from "../api/session-shapes";
+export { DEFAULT_BASE_URL } from "../api/connection";
 export type {
-  AcceptLanguage,
-  ApiVersion,
-  ConnectionInput,
   Domain,
   DomainRegistrationStart,
-  Owner,
-  StatusOk,
-  Timestamp,
+  FinishDomainRegistrationBody,
+  StartDomainRegistrationBody,
+} from "../api/domains/shapes";
+export type * from "../api/integrations/shapes";
+export type * from "../api/sessions/item-shapes";
+export { isAuthentication, isFingerprint } from "../api/sessions/item-shapes";
+export type * from "../api/sessions/shapes";
+export type { AcceptLanguage, ApiVersion, ConnectionInput, StatusOk, Timestamp } from "../api/shapes";
+export type {
   Webhook,
   WebhookCreateBody,
+  WebhookEndpoint,
   WireFilter,
-} from "../api/shapes";
+  WireOwner,
+} from "../api/webhooks/shapes";
 export type { Clock } from "../context/clock";
-export {
-  type ContextKey,
-  ProcessContext,
-  type ProcessContextOptions,
-  setProcessContext,
-} from "../context/process";
-export type { SecretRegistry } from "../context/secrets";
 export * from "../errors/index";
 export { ServiceClient } from "./client";
-export { type ClientOptions, DEFAULT_BASE_URL, ENV, type ResolvedOptions } from "./config";
+export { type ClientOptions, ENV, type ResolvedOptions } from "./config";
+export { type LimiterKey, LimiterRegistry, RateLimiter, SHARED_LIMITERS, sharedLimiter } from "./limiter";
 export type { Page, PageRequest } from "./pagination";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 export { type OptionProblem, RequestValidationError } from "./validation";

@@ -1,5 +1,4 @@
 import { type Clock, systemClock } from "../context/clock";
-import { contextKey, processContext } from "../context/process";
 
 /**
  * Keeps one credential under the service's request rate: at most `perSecond` requests in any window of
@@ -15,6 +14,7 @@ export class RateLimiter {
   private wake: (() => void) | undefined;
 
   constructor(
+    /** Requests per second at most; 0 or less lets every request through at once. */
     readonly perSecond: number,
     private readonly clock: Clock = systemClock,
     private readonly windowMs = 1000 + 5,
@@ -64,20 +64,46 @@ export class RateLimiter {
   }
 }
 
-const LIMITERS = contextKey("rate limiters per credential", () => new Map<string, RateLimiter>());
+/** What identifies one credential's limiter: the limit belongs to the token at one service. */
+export interface LimiterKey {
+  /** The API token whose requests are limited. */
+  readonly token: string;
+  /** The service's base URL. */
+  readonly baseUrl: string;
+  /** Requests per second; limiters of one credential with different rates are kept apart. */
+  readonly perSecond: number;
+}
 
 /**
- * The limiter for one credential, shared by every client in the process, so that many resources
- * refreshing at once still stay under the service's limit together.
+ * Rate limiters by credential, for clients that are meant to share them. Sharing is what keeps many
+ * clients of one token (ten resources refreshing at once, say) under the service's limit together. A
+ * caller with its own notion of time passes its clock; `SHARED_LIMITERS` is the one clients use by default.
  */
-export function sharedLimiter(key: string, perSecond: number): RateLimiter {
-  const context = processContext();
-  const limiters = context.get(LIMITERS);
-  const id = `${key}\u0000${perSecond}`;
-  let limiter = limiters.get(id);
-  if (!limiter) {
-    limiter = new RateLimiter(perSecond, context.clock);
-    limiters.set(id, limiter);
+export class LimiterRegistry {
+  private readonly limiters = new Map<string, RateLimiter>();
+
+  constructor(private readonly clock: Clock = systemClock) {}
+
+  /** The limiter of one credential, made on first use and shared by every later caller of this registry. */
+  limiterFor(key: LimiterKey): RateLimiter {
+    const id = `${key.baseUrl}\u0000${key.token}\u0000${key.perSecond}`;
+    let limiter = this.limiters.get(id);
+    if (!limiter) {
+      limiter = new RateLimiter(key.perSecond, this.clock);
+      this.limiters.set(id, limiter);
+    }
+    return limiter;
   }
-  return limiter;
+}
+
+/**
+ * The registry a ServiceClient takes its limiter from when its options name none: every client of a
+ * token made by this copy of the package waits on the same limiter. Pass `limiter` to a client to share
+ * one differently, or to keep a client apart.
+ */
+export const SHARED_LIMITERS = new LimiterRegistry();
+
+/** The limiter `SHARED_LIMITERS` keeps for one credential: pass it as a client's `limiter` to share it explicitly. */
+export function sharedLimiter(key: LimiterKey): RateLimiter {
+  return SHARED_LIMITERS.limiterFor(key);
 }

@@ -1,19 +1,33 @@
+import type { z } from "zod";
+import { listPageBodySchema } from "../api/pages";
+import type { RouteName } from "../api/routes";
+import type { ApiVersion } from "../api/versions";
 import type { RequestInfo } from "../errors/base";
 import { ResponseValidationError } from "../errors/transport";
+import { type Requester, routeInfo } from "./call";
+import { checkRequest } from "./check";
 
-/** One page of a listing. */
+/** One page of a webhook or domain listing: the list envelope of spec 4.1. */
 export interface Page<T> {
   /** The items of this page. */
   readonly items: T[];
+  /** The number of items on this page, as the service counted them. */
+  readonly item_count: number;
   /** Pass it as `cursor` for the next page; null at the end. */
-  readonly nextCursor: string | null;
+  readonly next_cursor: string | null;
+}
+
+/** What `paginate` needs of a page: its entries and the cursor of the next one. */
+export interface PageOf<T> {
+  readonly entries: readonly T[];
+  readonly next_cursor: string | null;
 }
 
 /** Which page of a listing to read. */
 export interface PageRequest {
   /** Items per page, within the generation's page-size range. */
   readonly limit?: number;
-  /** The previous page's `nextCursor`; absent or null for the first page. */
+  /** The previous page's `next_cursor`; absent or null for the first page. */
   readonly cursor?: string | null;
 }
 
@@ -25,14 +39,14 @@ export interface PageRequest {
 export async function* paginate<T>(
   info: RequestInfo,
   first: string | null,
-  fetchPage: (cursor: string | null) => Promise<Page<T>>,
+  fetchPage: (cursor: string | null) => Promise<PageOf<T>>,
 ): AsyncGenerator<T> {
   const seen = new Set<string>(first === null ? [] : [first]);
   let cursor = first;
   do {
-    const page: Page<T> = await fetchPage(cursor);
-    yield* page.items;
-    cursor = page.nextCursor;
+    const page: PageOf<T> = await fetchPage(cursor);
+    yield* page.entries;
+    cursor = page.next_cursor;
     if (cursor !== null) {
       if (seen.has(cursor)) {
         throw new ResponseValidationError(
@@ -43,4 +57,50 @@ export async function* paginate<T>(
       seen.add(cursor);
     }
   } while (cursor !== null);
+}
+
+/** A list envelope schema whose page holds `T`s. */
+type ListSchema<T> = z.ZodType<Page<T>, unknown>;
+
+/** One page of a webhook or domain search, its body checked with the page rule of the route's generation. */
+async function listPage<T>(
+  api: Requester,
+  name: RouteName,
+  page: PageRequest,
+  schema: ListSchema<T>,
+): Promise<Page<T>> {
+  const body = checkRequest(listPageBodySchema(api.version), page, routeInfo(name));
+  return api.send(name, { body, schema });
+}
+
+/** Every entry of a webhook or domain search, page after page. */
+function iterateList<T>(
+  api: Requester,
+  name: RouteName,
+  page: Omit<PageRequest, "cursor">,
+  schema: ListSchema<T>,
+): AsyncIterable<T> {
+  return paginate(routeInfo(name), null, async (cursor) => {
+    const out = await listPage(api, name, { ...page, cursor }, schema);
+    return { entries: out.items, next_cursor: out.next_cursor };
+  });
+}
+
+/** The search and the iteration of one listing (webhooks or domains), on the route of each generation. */
+export interface Listing<T> {
+  /** One page, `{items, item_count, next_cursor}`. */
+  search(api: Requester, page?: PageRequest): Promise<Page<T>>;
+  /** Every entry, page after page. */
+  iterate(api: Requester, page?: Omit<PageRequest, "cursor">): AsyncIterable<T>;
+}
+
+/** The listing whose route per generation is `routes` and whose pages `schema` reads. */
+export function listingOf<T>(
+  routes: Readonly<Record<ApiVersion, RouteName>>,
+  schema: ListSchema<T>,
+): Listing<T> {
+  return {
+    search: (api, page = {}) => listPage(api, routes[api.version], page, schema),
+    iterate: (api, page = {}) => iterateList(api, routes[api.version], page, schema),
+  };
 }

@@ -1,15 +1,14 @@
-import type { Agent } from "undici";
-import { contextKey, processContext } from "../context/process";
+import type { Dispatcher } from "undici";
 
 /**
- * One keep-alive connection pool per process, whoever creates clients. undici is loaded on the first
- * request, not with this module: `pulumi preview` checks and diffs without any request, and the
+ * A keep-alive connection pool, for a client given no `dispatcher` of its own. undici is loaded on the
+ * first request, not with this module: `pulumi preview` checks and diffs without any request, and the
  * dynamic-provider host should answer its first Check without paying for an HTTP stack.
  */
-const POOL = contextKey("HTTP connection pool", () => {
-  const { Agent: PoolAgent } = require("undici") as typeof import("undici");
-  return new PoolAgent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000, connections: 32 }) as Agent;
-});
+export function keepAlivePool(): Dispatcher {
+  const { Agent } = require("undici") as typeof import("undici");
+  return new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000, connections: 32 });
+}
 
 export interface RawResponse {
   readonly status: number;
@@ -39,10 +38,11 @@ export class SendFailure extends Error {
   }
 }
 
-export async function sendOnce(request: RawRequest): Promise<RawResponse> {
-  let pool: Agent;
+/** Sends `request` once through the dispatcher `dispatcher()` gives, and reads the whole answer. */
+export async function sendOnce(dispatcher: () => Dispatcher, request: RawRequest): Promise<RawResponse> {
+  let pool: Dispatcher;
   try {
-    pool = processContext().get(POOL);
+    pool = dispatcher();
   } catch (error) {
     // Nothing was written: the HTTP stack itself could not start (undici needs Node 22.19 or later).
     throw new SendFailure(

@@ -89,3 +89,8 @@ export function rememberSecret(value: unknown): void {
 export function redact(text: string): string {
   return processContext().secrets.redact(text);
 }
+
+/** A value about to be kept on an error, with every secret this process has seen hidden at any depth. */
+export function redactValue(value: unknown): unknown {
+  return processContext().secrets.redactValue(value);
+}

@@ -1,6 +1,6 @@
-import type { Webhook } from "../api/shapes";
-import { describeObservation, type Observation } from "../client/verification-fetch";
+import { describeObservation, type Observation } from "../api/domains/verification-fetch";
 import { LifecycleError } from "../errors/lifecycle";
+import type { WebhookRecord } from "../webhook/wire";
 
 /** Every failure the domain flow reports, worded once: the object, the cause and the next step. */
 
@@ -69,7 +69,7 @@ export function finishUnconfirmedError(domainName: string, cause: unknown): Life
 
 export function domainInUseError(
   domainName: string,
-  hooks: readonly Webhook[],
+  hooks: readonly WebhookRecord[],
   cause: unknown,
 ): LifecycleError {
   const listed = hooks.map((w) => `  - ${w.webhookUuid}  ${w.endpoint}  channel=${w.channel}`);

@@ -1,33 +1,36 @@
 /** What `pulumi up`, `refresh` and `destroy` run for a DomainRegistration (start_registration). */
 
-import { verificationKey } from "../api/verification";
+import { verificationKey } from "../api/domains/verification";
 import { AmbiguousRequestError } from "../errors/transport";
 import { clientFor } from "../lifecycle-kit/clients";
 import { withCommonMembers } from "../lifecycle-kit/common-members";
-import { registeredDomains } from "../lifecycle-kit/listings";
 import type { ResourceProps } from "../resource-lifecycle";
 import { startUnconfirmedError } from "./messages";
 import { RegistrationInputs, RegistrationOutputs } from "./schema";
+import { registeredDomains } from "./wire";
 
-/** start_registration: a new verifier and register token, valid until expiresAt. */
+/**
+ * start_registration: a new verifier and register token, valid until expiresAt. The answer's wire names
+ * map onto the registration's outputs here, its one translation.
+ */
 export async function create(props: ResourceProps): Promise<{ id: string; outs: RegistrationOutputs }> {
   const inputs = RegistrationInputs.parse(props);
   let start: Awaited<ReturnType<ReturnType<typeof clientFor>["startDomainRegistration"]>>;
   try {
-    start = await clientFor(inputs).startDomainRegistration(inputs.domainName);
+    start = await clientFor(inputs).startDomainRegistration({ domain_name: inputs.domainName });
   } catch (error) {
     if (error instanceof AmbiguousRequestError) throw startUnconfirmedError(inputs.domainName, error);
     throw error;
   }
   const outs: RegistrationOutputs = withCommonMembers(
     {
-      domainName: start.domainName,
+      domainName: start.domain_name,
       url: start.url,
       verifier: start.verifier,
       // Derived from the URL the service returned, so a publisher writes exactly where it will look.
       key: verificationKey(start.url),
-      registerToken: start.registerToken,
-      expiresAt: start.expiresAt,
+      registerToken: start.register_token,
+      expiresAt: start.expires_at,
     },
     inputs,
   );

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AcceptLanguage, ConnectionInput } from "../api/connection";
-import { Hostname } from "../api/rules";
+import { Hostname } from "../api/domains/requests";
 
 const common = {
   acceptLanguage: AcceptLanguage.optional(),

@@ -1,16 +1,16 @@
 /** What `pulumi up`, `refresh` and `destroy` run for a DomainVerification (finish_registration). */
 
-import type { Domain } from "../api/shapes";
+import { fetchVerificationFile, type Observation } from "../api/domains/verification-fetch";
 import type { ServiceClient } from "../client/client";
-import { fetchVerificationFile, type Observation } from "../client/verification-fetch";
 import { contextKey, processContext, rememberSecret } from "../context/process";
 import { ConflictError, InvalidRequestError, RateLimitError } from "../errors/api";
 import { AmbiguousRequestError } from "../errors/transport";
 import { clientFor, hostOverrides } from "../lifecycle-kit/clients";
 import { withCommonMembers } from "../lifecycle-kit/common-members";
-import { activeWebhooks, forgetDomains, registeredDomains } from "../lifecycle-kit/listings";
+import { forgetDomains } from "../lifecycle-kit/listings";
 import { confirmGone, recordedCredentials, sameCredentials } from "../lifecycle-kit/ownership";
 import type { ResourceProps } from "../resource-lifecycle";
+import { activeWebhooks } from "../webhook/wire";
 import {
   domainCredentialsChangedError,
   domainInUseError,
@@ -22,6 +22,7 @@ import {
   notServedError,
 } from "./messages";
 import { VerificationInputs, VerificationOutputs } from "./schema";
+import { type DomainRecord, domainRecord, registeredDomains } from "./wire";
 
 /** Polling starts quick and settles at this interval, so a file that appears is seen within it. */
 const FIRST_POLL_MS = 200;
@@ -50,7 +51,7 @@ async function waitUntilServed(url: string, token: string, deadline: number): Pr
 }
 
 function outputsFor(
-  domain: Pick<Domain, "domainUuid" | "domainName" | "createTime" | "owner">,
+  domain: DomainRecord,
   inputs: VerificationInputs,
   client: ServiceClient,
   status: "registered" | "adopted",
@@ -122,7 +123,7 @@ export async function create(props: ResourceProps): Promise<{ id: string; outs: 
 
 async function finish(client: ServiceClient, domainName: string, verifier: string, expiresAt: string) {
   try {
-    return await client.finishDomainRegistration(domainName, verifier);
+    return domainRecord(await client.finishDomainRegistration({ domain_name: domainName, verifier }));
   } catch (error) {
     if (error instanceof InvalidRequestError) {
       if (/expired/i.test(error.serviceMessage ?? "")) throw expiredError(domainName, expiresAt);

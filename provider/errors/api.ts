@@ -1,4 +1,4 @@
-import { processContext } from "../context/process";
+import { redact, redactValue } from "../context/process";
 import { adviceFor, type SettingAdvice } from "./advice";
 import { type ErrorCode, type RequestInfo, ServiceError } from "./base";
 
@@ -63,15 +63,13 @@ export class ApiError extends ServiceError {
       fields.serviceMessage && !restates(fields.serviceMessage, hint) ? `: ${fields.serviceMessage}` : "";
     const id = fields.requestId ? ` (request id ${fields.requestId})` : "";
     super(code, `${fields.method} ${fields.route} answered ${fields.status}${said}. ${hint}${id}`);
-    const { secrets } = processContext();
     this.status = fields.status;
     this.method = fields.method;
     this.route = fields.route;
     // The answer's headers are the server's to fill: a request id is shown, so it is redacted like the body.
-    this.requestId = fields.requestId === undefined ? undefined : secrets.redact(fields.requestId);
-    this.body = secrets.redactValue(fields.body);
-    this.serviceMessage =
-      fields.serviceMessage === undefined ? undefined : secrets.redact(fields.serviceMessage);
+    this.requestId = fields.requestId === undefined ? undefined : redact(fields.requestId);
+    this.body = redactValue(fields.body);
+    this.serviceMessage = fields.serviceMessage === undefined ? undefined : redact(fields.serviceMessage);
   }
 }
 
@@ -97,8 +95,7 @@ export class InvalidRequestError extends ApiError {
         ? `Invalid fields: ${listed}. Correct them and send the request again.`
         : "The service refused the request as invalid; correct it and send it again.",
     );
-    const { secrets } = processContext();
-    this.fields = fields.problems.map((p) => ({ field: p.field, message: secrets.redact(p.message) }));
+    this.fields = fields.problems.map((p) => ({ field: p.field, message: redact(p.message) }));
   }
 }
 

@@ -1,12 +1,14 @@
-import { processContext, redact } from "../context/process";
+import { redact, redactValue } from "../context/process";
 
 /** The brand's key: registered, so that every copy of this module finds the same symbol. */
 const KINDS = Symbol.for("@service/pulumi:error-kinds");
 
 /** Stable codes: match on these, not on message text. */
 export type ErrorCode =
-  // Settings and requests that never reached the service.
+  // Settings that stop a client or resource from working.
   | "configuration"
+  // A request the spec forbids, refused before it was sent.
+  | "request_validation"
   // The service answered with an error status.
   | "invalid_request"
   | "authentication"
@@ -96,30 +98,30 @@ const MAX_CAUSE_DEPTH = 4;
  */
 function redactedCause(cause: unknown, depth = 0): unknown {
   if (!(cause instanceof Error) || cause instanceof ServiceError || depth >= MAX_CAUSE_DEPTH) {
-    return cause instanceof Error ? cause : processContext().secrets.redactValue(cause);
+    return cause instanceof Error ? cause : redactValue(cause);
   }
-  const { secrets } = processContext();
   const inner = redactedCause(cause.cause, depth + 1);
   const members = Object.fromEntries(Object.entries(cause));
-  const cleanMembers = secrets.redactValue(members);
+  const cleanMembers = redactValue(members);
   const clean =
     inner === cause.cause &&
-    secrets.redact(cause.message) === cause.message &&
-    secrets.redact(cause.stack ?? "") === (cause.stack ?? "") &&
+    redact(cause.message) === cause.message &&
+    redact(cause.stack ?? "") === (cause.stack ?? "") &&
     JSON.stringify(cleanMembers) === JSON.stringify(members);
   if (clean) return cause;
-  const copy = new Error(secrets.redact(cause.message), inner === undefined ? undefined : { cause: inner });
+  const copy = new Error(redact(cause.message), inner === undefined ? undefined : { cause: inner });
   Object.assign(copy, cleanMembers);
   copy.name = cause.name;
-  copy.stack = secrets.redact(cause.stack ?? "");
+  copy.stack = redact(cause.stack ?? "");
   return copy;
 }
 
 /** No usable credentials or settings were found, or a value would address the wrong object. */
 export class ConfigurationError extends ServiceError {
   static override readonly kind: string = "ConfigurationError";
-  constructor(message: string) {
-    super("configuration", message);
+  /** `code` is for subclasses with a meaning of their own, such as RequestValidationError. */
+  constructor(message: string, code: "configuration" | "request_validation" = "configuration") {
+    super(code, message);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { formatPath } from "../api/rules";
+import { formatPath } from "../api/path";
 import { knownMembers } from "./unknowns";
 
 export interface CheckFailure {

@@ -2,6 +2,8 @@ import { z } from "zod";
 import type { AcceptLanguage, ConnectionInput } from "../api/shapes";
 import type { ApiVersion } from "../api/versions";
 import { ServiceClient } from "../client/client";
+import { type ClientOptions, resolveOptions } from "../client/config";
+import { LimiterRegistry } from "../client/limiter";
 import { contextKey, processContext } from "../context/process";
 import { ConfigurationError } from "../errors/base";
 import { stackSettings } from "./stack-config";
@@ -16,9 +18,16 @@ export interface ClientRequest {
 const CLIENTS = contextKey("API clients per credentials", () => new Map<string, ServiceClient>());
 
 /**
+ * The rate limiters of this provider process, on its clock: every client of a token in the process
+ * waits on one, including the clients a second copy of the package (the runtime bundle) makes.
+ */
+const LIMITERS = contextKey("rate limiters per credential", (context) => new LimiterRegistry(context.clock));
+
+/**
  * The client for one resource. Each setting falls back on its own: the resource's `connection` member,
  * then the stack config read in `configure`, then the SERVICE_* environment variables (which
- * ServiceClient reads itself). Clients are shared per settings, so their rate limiter and pool are too.
+ * ServiceClient reads itself). Clients are shared per settings, so their pool is too; each gets the
+ * process's clock and its token's limiter from the process context.
  */
 export function clientFor(request: ClientRequest): ServiceClient {
   const stack = stackSettings();
@@ -30,14 +39,27 @@ export function clientFor(request: ClientRequest): ServiceClient {
   const clients = processContext().get(CLIENTS);
   let client = clients.get(key);
   if (!client) {
-    client = new ServiceClient({
+    const context = processContext();
+    const options: ClientOptions = {
       token,
       baseUrl,
       apiVersion: request.apiVersion,
       acceptLanguage,
       retry: budget === undefined ? undefined : { maxElapsedMs: budget },
       advice: "pulumi",
-    });
+      clock: () => context.clock.now(),
+      sleep: (ms) => context.clock.sleep(ms),
+    };
+    const settings = resolveOptions(options);
+    const limiter =
+      settings.rateLimitPerSecond > 0
+        ? context.get(LIMITERS).limiterFor({
+            token: settings.token,
+            baseUrl: settings.baseUrl,
+            perSecond: settings.rateLimitPerSecond,
+          })
+        : null;
+    client = new ServiceClient({ ...options, limiter });
     clients.set(key, client);
   }
   return client;

@@ -1,4 +1,5 @@
-import type { Domain, Webhook } from "../api/shapes";
+import type { Domain } from "../api/domains/shapes";
+import type { Webhook } from "../api/webhooks/shapes";
 import type { ServiceClient } from "../client/client";
 import { type ContextKey, contextKey, processContext } from "../context/process";
 import { credentialKey } from "./clients";

@@ -38,8 +38,9 @@ export function recordedCredentials(client: ServiceClient, stored: string | unde
 /** The organization the client's credentials belong to, as its listings show; undefined when they list nothing. */
 async function organizationOf(client: ServiceClient): Promise<string | undefined> {
   const hook = (await activeWebhooks(client))[0];
-  if (hook) return hook.owner.organization;
-  return (await registeredDomains(client))[0]?.owner.organization;
+  if (hook) return hook.webhook_owner?.organization.name ?? "";
+  const domain = (await registeredDomains(client))[0];
+  return domain && (domain.domain_owner?.organization.name ?? "");
 }
 
 /**

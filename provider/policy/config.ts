@@ -1,7 +1,9 @@
 import type { PolicyConfigSchema } from "@pulumi/policy";
 import { z } from "zod";
+import { Hostname } from "../api/domains/requests";
 import { MAX_ACTIVE_WEBHOOKS } from "../api/limits";
-import { FORM_FACTORS, formatPath, Hostname } from "../api/rules";
+import { formatPath } from "../api/path";
+import { FORM_FACTORS } from "../api/webhooks/requests";
 import { OPTIONAL_FILTER_KEYS } from "./rules";
 
 /**

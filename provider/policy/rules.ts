@@ -1,4 +1,4 @@
-import { FILTER_KEYS } from "../api/rules";
+import { FILTER_KEYS } from "../api/webhooks/requests";
 import {
   channelMessage,
   duplicateMessage,

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { canonicalFilters, Hostname } from "../api/rules";
-import type { CanonicalFilter } from "../api/shapes";
+import { Hostname } from "../api/domains/requests";
+import { canonicalFilters } from "../api/webhooks/requests";
+import type { CanonicalFilter } from "../api/webhooks/shapes";
 import { DOMAIN_COMPONENT_TYPE } from "../domain/declaration";
 import { containsUnknown } from "../lifecycle-kit/unknowns";
 import * as registry from "../registry";

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import type { Snapshot } from "../api/item-shapes";
-import { ITEM_KINDS, SNAPSHOT_SCHEMAS } from "../api/items";
+import { SESSION_KINDS } from "../api/kinds";
+import { SNAPSHOT_SCHEMAS } from "../api/sessions/item-answers";
+import type { Snapshot } from "../api/sessions/item-shapes";
 import { type ApiVersion, isApiVersion } from "../api/versions";
 import { rememberSecret } from "../context/process";
 import { ConfigurationError } from "../errors/base";
@@ -42,7 +43,7 @@ export function checkApiVersion(value: unknown, caller: string): ApiVersion {
 const DeliveryEnvelope = z.looseObject({
   channel: z.string(),
   item_count: z.number().int().nonnegative(),
-  items: z.array(z.looseObject({ activity: z.looseObject({ name: z.enum(ITEM_KINDS) }) })),
+  items: z.array(z.looseObject({ activity: z.looseObject({ name: z.enum(SESSION_KINDS) }) })),
   webhook_uuid: z.string(),
 });
 

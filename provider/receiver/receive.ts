@@ -1,4 +1,4 @@
-import type { Snapshot } from "../api/item-shapes";
+import type { Snapshot } from "../api/sessions/item-shapes";
 import type { ApiVersion } from "../api/versions";
 import { redact } from "../context/process";
 import { ConfigurationError } from "../errors/base";

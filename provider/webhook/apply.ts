@@ -3,12 +3,12 @@
  * Creating and settling pending creates live in create.ts.
  */
 
-import { sameFilters } from "../api/rules";
+import { sameFilters } from "../api/webhooks/requests";
 import { InvalidRequestError, NotFoundError } from "../errors/api";
 import { AmbiguousRequestError } from "../errors/transport";
 import { clientFor } from "../lifecycle-kit/clients";
 import { withCommonMembers } from "../lifecycle-kit/common-members";
-import { activeWebhooks, forgetWebhooks } from "../lifecycle-kit/listings";
+import { forgetWebhooks } from "../lifecycle-kit/listings";
 import { confirmGone, recordedCredentials, sameCredentials } from "../lifecycle-kit/ownership";
 import type { ResourceProps } from "../resource-lifecycle";
 import { claim, clearPending, hasPending, isClaimed, notePending } from "./claims";
@@ -24,6 +24,7 @@ import {
 import { candidates } from "./reconcile";
 import { identityOf, isPending, type WebhookInputs, type WebhookOutputs, WebhookState } from "./schema";
 import { inputsOf, ownership, parseInputs, refreshed } from "./state";
+import { activeWebhooks } from "./wire";
 
 async function adopt(inputs: WebhookInputs & { adoptWebhookUuid: string }) {
   const client = clientFor(inputs);

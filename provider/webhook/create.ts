@@ -6,7 +6,6 @@
 
 import { randomUUID } from "node:crypto";
 import { MAX_ACTIVE_WEBHOOKS } from "../api/limits";
-import type { Webhook } from "../api/shapes";
 import type { ServiceClient } from "../client/client";
 import { KeyedLock } from "../context/keyed-lock";
 import { contextKey, processContext } from "../context/process";
@@ -14,7 +13,7 @@ import { ConflictError, InvalidRequestError } from "../errors/api";
 import { LifecycleError, PendingCreateError } from "../errors/lifecycle";
 import { AmbiguousRequestError } from "../errors/transport";
 import { clientFor, credentialKey } from "../lifecycle-kit/clients";
-import { activeWebhooks, forgetWebhooks, registeredDomains } from "../lifecycle-kit/listings";
+import { forgetWebhooks } from "../lifecycle-kit/listings";
 import type { ResourceProps } from "../resource-lifecycle";
 import { forgetAttempt, interruptedAttempt, noteAttempt } from "./attempts";
 import { claim, claimedUuids, clearPending, notePending } from "./claims";
@@ -34,6 +33,7 @@ import {
   type WebhookState,
 } from "./schema";
 import { outputsFor, parseInputs, pendingState } from "./state";
+import { activeWebhooks, createBody, registeredHostnames, type WebhookRecord, webhookRecord } from "./wire";
 
 const CREATE_LOCK = contextKey("webhook create lock", () => new KeyedLock());
 
@@ -47,7 +47,7 @@ export function exclusively<T>(
   return processContext().get(CREATE_LOCK).run(key, task);
 }
 
-export function owned(hook: Webhook, inputs: WebhookInputs, client: ServiceClient) {
+export function owned(hook: WebhookRecord, inputs: WebhookInputs, client: ServiceClient) {
   claim(hook.webhookUuid);
   clearPending(identityOf(inputs));
   return { id: hook.webhookUuid, outs: outputsFor(hook, inputs, client) };
@@ -78,12 +78,7 @@ export async function createOnce(
   const sentAtLocal = processContext().clock.now();
   noteAttempt(client, identity, earlier.since ?? client.serverNow());
   try {
-    const hook = await client.createWebhook({
-      endpoint: { type: "url", value: inputs.endpoint },
-      secret_key: inputs.secretKey,
-      channel: inputs.channel,
-      filters: inputs.filters,
-    });
+    const hook = webhookRecord(await client.createWebhook(createBody(inputs)));
     return owned(hook, inputs, client);
   } catch (error) {
     if (error instanceof ConflictError) {
@@ -133,7 +128,7 @@ async function earlierInterruptedCreate(
   inputs: WebhookInputs,
   provider: unknown,
   prior: Attempt,
-): Promise<{ hook?: Webhook; since?: number }> {
+): Promise<{ hook?: WebhookRecord; since?: number }> {
   if (prior.pendingSince !== undefined) return {};
   const identity = identityOf(inputs);
   const note = interruptedAttempt(client, identity, client.serverNow());
@@ -166,9 +161,9 @@ async function earlierInterruptedCreate(
 /** A 400 (403 on v1.4) to a create: most often an endpoint host that is not a registered domain. */
 async function refusal(client: ServiceClient, identity: WebhookIdentity, error: InvalidRequestError) {
   const host = new URL(identity.endpoint).hostname;
-  const domains = await registeredDomains(client, { fresh: true }).catch(() => undefined);
-  if (domains && !domains.some((d) => d.domainName === host)) {
-    return domainNotRegisteredError(identity, host, domains);
+  const hostnames = await registeredHostnames(client, { fresh: true }).catch(() => undefined);
+  if (hostnames && !hostnames.includes(host)) {
+    return domainNotRegisteredError(identity, host, hostnames);
   }
   return inputRefusedError(identity, error.message, error);
 }

@@ -1,6 +1,6 @@
-import type { Domain, Webhook } from "../api/shapes";
 import { LifecycleError } from "../errors/lifecycle";
 import type { WebhookIdentity } from "./schema";
+import type { WebhookRecord } from "./wire";
 
 /**
  * Every failure a Webhook reports, worded once: the object, the cause and the next step. Advice that would
@@ -13,11 +13,11 @@ const describeNew = (identity: WebhookIdentity) =>
 export const describeExisting = (uuid: string, identity: WebhookIdentity) =>
   `webhook ${uuid} (${identity.endpoint}, channel ${identity.channel})`;
 
-const line = (w: Webhook) => `  - ${w.webhookUuid}  ${w.endpoint}  channel=${w.channel}`;
+const line = (w: WebhookRecord) => `  - ${w.webhookUuid}  ${w.endpoint}  channel=${w.channel}`;
 
 export function quotaError(
   identity: WebhookIdentity,
-  active: readonly Webhook[],
+  active: readonly WebhookRecord[],
   limit: number,
 ): LifecycleError {
   return new LifecycleError(
@@ -37,9 +37,9 @@ export function quotaError(
 export function domainNotRegisteredError(
   identity: WebhookIdentity,
   host: string,
-  domains: readonly Domain[],
+  hostnames: readonly string[],
 ): LifecycleError {
-  const registered = domains.length > 0 ? domains.map((d) => d.domainName).join(", ") : "none";
+  const registered = hostnames.length > 0 ? hostnames.join(", ") : "none";
   return new LifecycleError(
     "endpoint_domain_not_registered",
     `Cannot create ${describeNew(identity)}: its host ${host} is not a registered domain of this organization (registered: ${registered}). Nothing was created. Declare a service.Domain for ${host} in the program and give this Webhook \`dependsOn: [domain]\`, or point the endpoint at a registered domain, then run \`pulumi up\` again.`,
@@ -97,7 +97,7 @@ export function pendingMessage(identity: WebhookIdentity, cause: string, waitedS
 export function reconcileConflictMessage(
   identity: WebhookIdentity,
   since: string,
-  found: readonly Webhook[],
+  found: readonly WebhookRecord[],
 ): string {
   return [
     `Cannot tell which webhook is ${describeNew(identity)}: ${found.length} active webhooks with its endpoint, channel and filters appeared after its create was sent at ${since}, and none belongs to another resource of this stack:`,

@@ -3,8 +3,8 @@
  * nothing the API needs, so the dynamic-provider host answers its first Check quickly.
  */
 
-import { sameFilters } from "../api/rules";
 import { isApiVersion } from "../api/versions";
+import { sameFilters } from "../api/webhooks/requests";
 import { rememberSecret } from "../context/process";
 import { type CheckFailure, checkInputs } from "../lifecycle-kit/check";
 import { commonMembersChanged } from "../lifecycle-kit/common-members";

@@ -1,9 +1,9 @@
-import type { Webhook } from "../api/shapes";
 import type { ServiceClient } from "../client/client";
 import { processContext } from "../context/process";
-import { activeWebhooks } from "../lifecycle-kit/listings";
 import { isClaimed } from "./claims";
 import { identityOf, sameIdentity, type WebhookIdentity } from "./schema";
+import type { WebhookRecord } from "./wire";
+import { activeWebhooks } from "./wire";
 
 /**
  * Finding out what a create whose answer was lost did. The service has no idempotency key and cannot tell
@@ -25,7 +25,10 @@ export interface Search {
 }
 
 /** Matching webhooks that appeared since the attempt and no other resource stands for. */
-export function candidatesIn(listed: readonly Webhook[], search: Omit<Search, "client">): Webhook[] {
+export function candidatesIn(
+  listed: readonly WebhookRecord[],
+  search: Omit<Search, "client">,
+): WebhookRecord[] {
   return listed.filter((hook) => {
     if (isClaimed(hook.webhookUuid) || search.exclude.includes(hook.webhookUuid)) return false;
     if (!sameIdentity(identityOf(hook), search.identity)) return false;
@@ -35,7 +38,7 @@ export function candidatesIn(listed: readonly Webhook[], search: Omit<Search, "c
 }
 
 /** The candidates in a fresh listing. */
-export async function candidates(search: Search): Promise<Webhook[]> {
+export async function candidates(search: Search): Promise<WebhookRecord[]> {
   return candidatesIn(await activeWebhooks(search.client, { fresh: true }), search);
 }
 
@@ -52,10 +55,10 @@ function serviceTime(client: ServiceClient, localMs: number): number {
 export async function awaitCandidates(
   search: Omit<Search, "since"> & { readonly sentAtLocal: number; readonly since?: number },
   windowMs: number,
-): Promise<{ found: Webhook[] | undefined; since: number }> {
+): Promise<{ found: WebhookRecord[] | undefined; since: number }> {
   const { clock } = processContext();
   const deadline = clock.now() + windowMs;
-  let found: Webhook[] | undefined;
+  let found: WebhookRecord[] | undefined;
   let since = search.since ?? serviceTime(search.client, search.sentAtLocal);
   for (let pause = 1_000; ; pause *= 2) {
     try {

@@ -1,17 +1,17 @@
 import { z } from "zod";
 import { AcceptLanguage, ApiVersionSchema, ConnectionInput } from "../api/connection";
 import { memoize } from "../api/memo";
+import { safeString } from "../api/text";
+import type { ApiVersion } from "../api/versions";
+import { WireFilter } from "../api/webhooks/answers";
 import {
   canonicalFilters,
   endpointSchema,
   filtersSchema,
   secretKeySchema,
   toWireFilters,
-} from "../api/rules";
-import { WireFilter } from "../api/schemas";
-import type { CanonicalFilter } from "../api/shapes";
-import { safeString } from "../api/text";
-import type { ApiVersion } from "../api/versions";
+} from "../api/webhooks/requests";
+import type { CanonicalFilter } from "../api/webhooks/shapes";
 
 /**
  * A Webhook's inputs after `check`: validated, defaults applied, filters in canonical order and form.

@@ -1,20 +1,24 @@
 /** How a Webhook's inputs, the service's answers and the stored state map onto each other. */
 
-import { canonicalFilters, toWireFilters } from "../api/rules";
-import type { Webhook } from "../api/shapes";
 import { isApiVersion } from "../api/versions";
+import { canonicalFilters, toWireFilters } from "../api/webhooks/requests";
 import type { ServiceClient } from "../client/client";
 import { withCommonMembers } from "../lifecycle-kit/common-members";
 import { credentialsHash, recordedCredentials } from "../lifecycle-kit/ownership";
 import { hashSecret } from "../lifecycle-kit/secret-hash";
 import type { ResourceProps } from "../resource-lifecycle";
 import { type WebhookInputs, type WebhookOutputs, type WebhookState, webhookInputsSchema } from "./schema";
+import type { WebhookRecord } from "./wire";
 
 export function parseInputs(props: ResourceProps): WebhookInputs {
   return webhookInputsSchema(isApiVersion(props.apiVersion) ? props.apiVersion : "2.0").parse(props);
 }
 
-export function outputsFor(hook: Webhook, inputs: WebhookInputs, client: ServiceClient): WebhookOutputs {
+export function outputsFor(
+  hook: WebhookRecord,
+  inputs: WebhookInputs,
+  client: ServiceClient,
+): WebhookOutputs {
   return withCommonMembers<WebhookOutputs>(
     {
       webhookUuid: hook.webhookUuid,
@@ -75,7 +79,7 @@ export function inputsOf(state: WebhookState): ResourceProps {
   return inputs;
 }
 
-export function refreshed(old: WebhookState, hook: Webhook, client: ServiceClient): WebhookOutputs {
+export function refreshed(old: WebhookState, hook: WebhookRecord, client: ServiceClient): WebhookOutputs {
   const { pendingSince: _since, claimedElsewhere: _claimed, ...rest } = old;
   return {
     ...rest,

@@ -27,6 +27,18 @@ export const ADMIN_ROUTES = {
   "POST /_sandbox/origin/*": "with --serve-dir: accept a delivery with 200 (a stand-in receiver)",
 } as const;
 
+/**
+ * A store record with its member names in the wire's snake_case (`createdAt` is `created_at`): every
+ * admin answer, like the API and `upsertSession()`, follows the spec's naming rule.
+ */
+const snakeKeys = (record: object): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(record).map(([key, value]) => [
+      key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+      value,
+    ]),
+  );
+
 /** An admin request's JSON body; a blank one reads as `{}`. */
 const jsonBody = (text: string): unknown => parseJsonBody(text) ?? {};
 
@@ -48,10 +60,10 @@ export function mountAdmin(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   app.get("/_sandbox/requests", (c) => c.json({ requests: ctx.requests }));
   app.get("/_sandbox/state", (c) =>
     c.json({
-      webhooks: [...ctx.store.webhooks.values()].map(({ secretKey: _secret, ...rest }) => rest),
-      domains: [...ctx.store.domains.values()],
-      pending: [...ctx.store.pending.values()].map(({ registerToken: _token, ...rest }) => rest),
-      app_users: ctx.appUsers.all(),
+      webhooks: [...ctx.store.webhooks.values()].map(({ secretKey: _secret, ...rest }) => snakeKeys(rest)),
+      domains: [...ctx.store.domains.values()].map(snakeKeys),
+      pending: [...ctx.store.pending.values()].map(({ registerToken: _token, ...rest }) => snakeKeys(rest)),
+      app_users: ctx.appUsers.all().map(snakeKeys),
     }),
   );
   app.post("/_sandbox/faults", async (c) => {

@@ -1,16 +1,15 @@
-import { z } from "zod";
+import {
+  FinishRegistrationBody as FinishBody,
+  StartRegistrationBody as StartBody,
+} from "../../provider/api/domains/requests";
+import { verificationUrl } from "../../provider/api/domains/verification";
+import { describeObservation, fetchVerificationFile } from "../../provider/api/domains/verification-fetch";
 import type { RouteName } from "../../provider/api/routes";
-import { Hostname } from "../../provider/api/rules";
-import { verificationUrl } from "../../provider/api/verification";
-import { describeObservation, fetchVerificationFile } from "../../provider/client/verification-fetch";
 import { type ApiCall, type ApiHandler, parseWith, type SandboxContext } from "../context";
 import { HttpError, invalid } from "../http-errors";
 import { listEnvelope } from "../pagination";
 import { renderDomain } from "../render";
 import type { DomainRecord } from "../store";
-
-const StartBody = z.looseObject({ domain_name: Hostname });
-const FinishBody = z.looseObject({ domain_name: Hostname, verifier: z.string().min(1, "must not be empty") });
 
 const start: ApiHandler = (call, { store }) => {
   const { domain_name } = parseWith(StartBody, call.body);

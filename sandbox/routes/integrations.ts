@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { AuthorizeUserBody, LoginVoucherBody } from "../../provider/api/integrations";
+import { AuthorizeUserBody, LoginVoucherBody } from "../../provider/api/integrations/requests";
 import type { RouteName } from "../../provider/api/routes";
 import { BRANDS, CATEGORIES, MATERIALS } from "../catalog";
 import { type ApiHandler, parseWith } from "../context";

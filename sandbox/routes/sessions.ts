@@ -1,6 +1,6 @@
 import type { SessionKind } from "../../provider/api/kinds";
 import type { RouteName } from "../../provider/api/routes";
-import { itemQuerySchema, searchBodySchema, searchImageRequest } from "../../provider/api/sessions";
+import { itemQuerySchema, searchBodySchema, searchImageRequest } from "../../provider/api/sessions/requests";
 import { VERSION_TRAITS } from "../../provider/api/versions";
 import { type ApiCall, type ApiHandler, parseWith, type SandboxContext } from "../context";
 import { notFound } from "../http-errors";

@@ -1,6 +1,6 @@
 import type { RouteName } from "../../provider/api/routes";
-import { canonicalFilters, webhookCreateBodySchema } from "../../provider/api/rules";
 import { VERSION_TRAITS } from "../../provider/api/versions";
+import { canonicalFilters, webhookCreateBodySchema } from "../../provider/api/webhooks/requests";
 import { type ApiHandler, parseWith } from "../context";
 import { listEnvelope } from "../pagination";
 import { renderWebhook } from "../render";

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach } from "vitest";
-import { ProcessContext, ServiceClient, setProcessContext } from "../../provider/client/index";
+import { ServiceClient } from "../../provider/client/index";
 import { ManualClock, type Sandbox, type SandboxAppOptions, startSandbox } from "../../sandbox/index";
 import { steppingClock } from "./fake-clock";
 
@@ -30,7 +30,7 @@ export interface ClientSandbox {
   requests(route?: string): number;
 }
 
-/** Starts a fresh sandbox and a fresh client process context before each test of the file. */
+/** Starts a fresh sandbox before each test of the file; its clients run on a clock of their own. */
 export function useClientSandbox(options: Pick<SandboxAppOptions, "settings"> = {}): {
   readonly current: ClientSandbox;
 } {
@@ -55,16 +55,22 @@ export function useClientSandbox(options: Pick<SandboxAppOptions, "settings"> = 
       settings: { rateLimitPerSecond: 0, ...options.settings },
     });
     const clientClock = steppingClock();
-    setProcessContext(new ProcessContext({ clock: clientClock }));
     holder.current = {
       sandbox,
       sandboxClock,
       clientClock,
       client: (more = {}) =>
-        new ServiceClient({ token: ACME_TOKEN, baseUrl: sandbox.url, rateLimitPerSecond: 0, ...more }),
+        new ServiceClient({
+          token: ACME_TOKEN,
+          baseUrl: sandbox.url,
+          rateLimitPerSecond: 0,
+          clock: clientClock.now,
+          sleep: clientClock.sleep,
+          ...more,
+        }),
       session: (kind, item = {}, organization = "acme") => {
         sandboxClock.advance(1000);
-        return sandbox.upsertSession({ organization, kind, item }).serviceId;
+        return sandbox.upsertSession({ organization, kind, item }).service_id;
       },
       requests: (route) => sandbox.requests().filter((r) => route === undefined || r.route === route).length,
     };

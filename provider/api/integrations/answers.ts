@@ -1,29 +1,20 @@
 import { z } from "zod";
-import type {
-  AuthenticationConfig,
-  AuthorizedUser,
-  LoginVoucher,
-  SupportedBrands,
-} from "./integration-shapes";
-import { exactly } from "./shapes";
+import { exactly } from "../shapes";
+import type { AuthenticationConfig, AuthorizedUser, LoginVoucher, SupportedBrands } from "./shapes";
 
 /**
- * The answers of the SDK integration routes (spec 2.8), read into the camelCase shapes of
- * integration-shapes.ts. Keys the spec does not list are tolerated and dropped.
+ * The answers of the SDK integration routes (spec 2.8), in the wire shapes of shapes.ts.
+ * Keys the spec does not list are tolerated and dropped.
  */
 
 /** authorize-user: `{signed_authorization_request, username}`. */
 export const AuthorizedUserSchema = exactly<AuthorizedUser>()(
-  z
-    .object({ signed_authorization_request: z.string(), username: z.string() })
-    .transform((a) => ({ signedAuthorizationRequest: a.signed_authorization_request, username: a.username })),
+  z.object({ signed_authorization_request: z.string(), username: z.string() }),
 );
 
 /** The login voucher: `{login_voucher, username}`. */
 export const LoginVoucherSchema = exactly<LoginVoucher>()(
-  z
-    .object({ login_voucher: z.string(), username: z.string() })
-    .transform((v) => ({ loginVoucher: v.login_voucher, username: v.username })),
+  z.object({ login_voucher: z.string(), username: z.string() }),
 );
 
 /** The authentication config: `{config, iat, exp}`, the times in whole Unix seconds. */

@@ -1,56 +1,19 @@
 import { z } from "zod";
-import { memoize } from "./memo";
-import { type CanonicalFilter, exactly, type WebhookCreateBody, type WireFilter } from "./shapes";
-import { controlCharacterProblem, safeString } from "./text";
-import { type ApiVersion, VERSION_TRAITS } from "./versions";
+import { hostnameProblem } from "../domains/requests";
+import { SESSION_KINDS } from "../kinds";
+import { memoize } from "../memo";
+import { exactly } from "../shapes";
+import { controlCharacterProblem, safeString } from "../text";
+import { type ApiVersion, VERSION_TRAITS } from "../versions";
+import type { CanonicalFilter, WebhookCreateBody, WireFilter } from "./shapes";
 
 /**
- * The rules a webhook or domain request must meet, written once. The sandbox enforces them on the wire
- * and the Pulumi resources check them at preview time, so a bad input fails before anything changes.
+ * The rules a webhook request must meet (spec 4.2, 4.3), written once. The sandbox enforces them on the
+ * wire, the client before sending, and the Pulumi resources at preview time, so a bad input fails before
+ * anything changes.
  */
-export const ACTIVITY_NAMES = ["authentication", "fingerprint"] as const;
 export const FORM_FACTORS = ["lightbox", "microscopic", "free_camera"] as const;
 export const FILTER_KEYS = ["activity.name", "activity.form_factor", "owner.user.username"] as const;
-
-const HOST_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-
-/**
- * A last label that is a number in any spelling the URL standard reads (decimal, octal with a leading 0,
- * hex with 0x, even a bare 0x): a URL parser then reads the whole host as an IPv4 address, so that
- * `0x7f.0x0.0x0.0x1`, `2130706433` and `0x0` all mean an IP address. No registered domain ends in one.
- */
-const NUMERIC_LABEL = /(?:^|\.)(?:[0-9]+|0x[0-9a-f]*)$/i;
-
-/** Why `host` is an IP literal (IPv4 in any spelling, or a bracketed IPv6), or undefined when it is not. */
-function ipLiteralProblem(host: string): string | undefined {
-  if (host.startsWith("[") || NUMERIC_LABEL.test(host)) {
-    return "must be a registered domain name, not an IP address (in any spelling: a last label that is a number, decimal or 0x hex, makes the whole host an IPv4 address)";
-  }
-  return undefined;
-}
-
-/** A bare hostname: no scheme, port, path or trailing dot or slash; at least two labels; not an IP address. */
-export function hostnameProblem(value: string): string | undefined {
-  if (value.length === 0) return "must not be empty";
-  const control = controlCharacterProblem(value);
-  if (control) return control;
-  const ip = ipLiteralProblem(value);
-  if (ip) return ip;
-  if (/[/:?#@\s]/.test(value)) return "must be a bare hostname, without scheme, port, path or trailing slash";
-  if (value !== value.toLowerCase()) return "must be lower case";
-  if (value.length > 253) return "must be at most 253 characters";
-  const labels = value.split(".");
-  if (labels.length < 2) return "must have at least two labels, such as hooks.example.com";
-  if (!labels.every((l) => HOST_LABEL.test(l))) {
-    return "must consist of labels of letters, digits and inner hyphens, separated by single dots";
-  }
-  return undefined;
-}
-
-export const Hostname = z.string().superRefine((value, ctx) => {
-  const problem = hostnameProblem(value);
-  if (problem) ctx.addIssue({ code: "custom", message: problem });
-});
 
 export function endpointProblem(value: string, version: ApiVersion): string | undefined {
   // Checked on the raw value: the URL parser below would strip a TAB, CR or LF and hide it.
@@ -136,11 +99,11 @@ export function filtersSchema(version: ApiVersion) {
       const values = filterValues(filter);
       const field = hasValue ? "value" : "values";
       if (filter.key === "activity.name") {
-        if (values.length !== 1 || !(ACTIVITY_NAMES as readonly string[]).includes(values[0]!)) {
+        if (values.length !== 1 || !(SESSION_KINDS as readonly string[]).includes(values[0]!)) {
           ctx.addIssue({
             code: "custom",
             path: at(field),
-            message: `activity.name takes exactly one value, ${ACTIVITY_NAMES.join(" or ")}`,
+            message: `activity.name takes exactly one value, ${SESSION_KINDS.join(" or ")}`,
           });
         }
       }
@@ -181,14 +144,6 @@ export function toWireFilters(filters: readonly CanonicalFilter[]): FilterInput[
 
 export function sameFilters(a: readonly FilterInput[], b: readonly FilterInput[]): boolean {
   return JSON.stringify(canonicalFilters(a)) === JSON.stringify(canonicalFilters(b));
-}
-
-/** `filters[1].values` from a zod issue path. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, part) => {
-    if (typeof part === "number") return `${acc}[${part}]`;
-    return acc ? `${acc}.${String(part)}` : String(part);
-  }, "");
 }
 
 /** The body of a webhook create; built once per version (see memo.ts). */

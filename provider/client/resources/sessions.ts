@@ -1,34 +1,44 @@
-import type { z } from "zod";
-import type { SessionKind } from "../api/kinds";
-import { type RouteName, VERSIONED } from "../api/routes";
-import { SESSION_ANSWERS, ServiceIdPageSchema, type SessionItems } from "../api/session-answers";
+import type { SessionKind } from "../../api/kinds";
+import { type RouteName, VERSIONED } from "../../api/routes";
+import { SESSION_ANSWERS, ServiceIdPageSchema, type SessionItems } from "../../api/sessions/answers";
+import { IMAGE_QUERY_PARAMS, searchBodySchema } from "../../api/sessions/requests";
 import type {
   ImageOptions,
   ItemAnswer,
   ItemPage,
+  SearchImageOptions,
   ServiceIdPage,
   SessionSearch,
-  SessionSearchFilter,
-} from "../api/session-shapes";
-import { IMAGE_QUERY_PARAMS, searchBodySchema, type searchFilterSchema } from "../api/sessions";
-import { type ApiVersion, type ImageFlag, VERSION_TRAITS } from "../api/versions";
-import type { RequestInfo } from "../errors/base";
-import { type Requester, routeInfo } from "./call";
-import { checkRequest } from "./check";
-import { paginate } from "./pagination";
-import { type OptionProblem, RequestValidationError } from "./validation";
+} from "../../api/sessions/shapes";
+import { type ApiVersion, type ImageFlag, VERSION_TRAITS } from "../../api/versions";
+import type { RequestInfo } from "../../errors/base";
+import { type Requester, routeInfo } from "../call";
+import { checkRequest } from "../check";
+import { paginate } from "../pagination";
+import { type OptionProblem, RequestValidationError } from "../validation";
 
 /**
  * The session reads of ServiceClient (spec 4.2 and 4.3): GET, lookup and search of authentications
  * and fingerprints, in the client's API version. Requests are checked with the shared rules of
- * api/sessions.ts before they are sent; answers are read with api/session-answers.ts.
+ * api/sessions/requests.ts before they are sent; answers are read with api/sessions/answers.ts.
  */
 
-/** The client option of each image flag (spec 2.5). */
-const IMAGE_OPTIONS: Readonly<Record<ImageFlag, keyof ImageOptions>> = {
-  return_item_photos: "returnItemPhotos",
-  include_images: "includeImages",
+/** How GET and lookup take each image flag: as its query parameter (spec 2.5). */
+const QUERY_OPTIONS = IMAGE_QUERY_PARAMS as Readonly<Record<ImageFlag, keyof ImageOptions>>;
+
+/** How a search takes each image flag: as its body member (spec 2.5). */
+const BODY_OPTIONS: Readonly<Record<ImageFlag, string>> = {
+  return_item_photos: "format_options.return_item_photos",
+  include_images: "include_images",
 };
+
+/** The flags a search body turns on, by flag, whatever else the body holds. */
+function bodyFlags(search: SearchImageOptions): Readonly<Record<ImageFlag, unknown>> {
+  return {
+    return_item_photos: search.format_options?.return_item_photos,
+    include_images: search.include_images,
+  };
+}
 
 const SEARCH_ROUTES: Readonly<Record<SessionKind, Readonly<Record<ApiVersion, RouteName>>>> = {
   authentication: VERSIONED.searchAuthentications,
@@ -39,19 +49,26 @@ const SEARCH_ROUTES: Readonly<Record<SessionKind, Readonly<Record<ApiVersion, Ro
  * The image flags `options` turns on. A flag the route does not read in this API version (any flag of
  * v1.4 fingerprints, `includeImages` on v1.4) is refused rather than silently ignored.
  */
-function imageFlags(version: ApiVersion, kind: SessionKind, options: ImageOptions, info: RequestInfo) {
+function imageFlags(
+  version: ApiVersion,
+  kind: SessionKind,
+  values: Readonly<Record<ImageFlag, unknown>>,
+  names: Readonly<Record<ImageFlag, string>>,
+  info: RequestInfo,
+) {
   const reads = VERSION_TRAITS[version].imageFlags[kind];
   const problems: OptionProblem[] = [];
   const asked: ImageFlag[] = [];
-  for (const [flag, option] of Object.entries(IMAGE_OPTIONS) as [ImageFlag, keyof ImageOptions][]) {
-    const value: unknown = options[option];
-    if (value === undefined || value === false) continue;
+  for (const flag of Object.keys(names) as ImageFlag[]) {
+    const option = names[flag];
+    const value = values[flag];
+    if (value === undefined || value === null || value === false) continue;
     if (value !== true) {
       problems.push({ field: option, message: "must be true or false" });
     } else if (!reads.includes(flag)) {
       const instead =
         reads.length > 0
-          ? `it reads only ${reads.map((f) => IMAGE_OPTIONS[f]).join(" and ")}`
+          ? `it reads only ${reads.map((f) => names[f]).join(" and ")}`
           : "it reads no image flag";
       problems.push({
         field: option,
@@ -72,7 +89,11 @@ async function readItem<K extends SessionKind>(
   params: Record<string, string>,
   options: ImageOptions,
 ): Promise<ItemAnswer<SessionItems[K]>> {
-  const flags = imageFlags(api.version, kind, options, routeInfo(name));
+  const values = {
+    return_item_photos: options.format_options__return_item_photos,
+    include_images: options.include_images,
+  };
+  const flags = imageFlags(api.version, kind, values, QUERY_OPTIONS, routeInfo(name));
   const query = Object.fromEntries(flags.map((flag) => [IMAGE_QUERY_PARAMS[flag], "true"]));
   return api.send(name, { params, query, schema: SESSION_ANSWERS[kind][api.version].one });
 }
@@ -98,35 +119,15 @@ export async function lookupAuthentication(
   return readItem(api, "authentication", name, { lookup_value: customerItemId }, options);
 }
 
-/** A filter as the wire and the shared filter rule name its members. */
-function wireFilter(filter: SessionSearchFilter): z.input<ReturnType<typeof searchFilterSchema>> {
-  return {
-    key: filter.key,
-    value: filter.value,
-    values: filter.values === undefined ? undefined : [...filter.values],
-    exclude: filter.exclude,
-    text_fields: filter.textFields,
-  };
-}
-
 /**
- * The wire body of a search, checked against the shared rules of its route: the filter keys of v1.4,
- * the identifier-needs-brand rule, one of value or values on v1.4, the page size, control characters.
- * Undefined members vanish when the body is serialised, so the service sees only what was given.
+ * The body of a search, checked against the shared rules of its route: the filter keys of v1.4, the
+ * identifier-needs-brand rule, one of value or values on v1.4, the page size, the image flags the route
+ * reads, control characters. It is sent as given: undefined members vanish when it is serialised.
  */
 function searchBody(version: ApiVersion, kind: SessionKind, search: SessionSearch, info: RequestInfo) {
-  const images = search.return === "service_ids" ? [] : imageFlags(version, kind, search, info);
-  const body = {
-    filters: search.filters?.map(wireFilter),
-    range: search.range,
-    limit: search.limit,
-    cursor: search.cursor,
-    return: search.return,
-    ...(images.includes("include_images") ? { include_images: true } : {}),
-    ...(images.includes("return_item_photos") ? { format_options: { return_item_photos: true } } : {}),
-  };
-  checkRequest(searchBodySchema(version, kind), body, info);
-  return body;
+  if (search.return !== "service_ids") imageFlags(version, kind, bodyFlags(search), BODY_OPTIONS, info);
+  checkRequest(searchBodySchema(version, kind), search, info);
+  return search;
 }
 
 /** One page of a search; its envelope follows `return`. */
@@ -156,7 +157,9 @@ export function iterateSessions<K extends SessionKind>(
     search.cursor ?? null,
     async (cursor) => {
       const page = await searchSessions(api, kind, { ...search, cursor });
-      return "serviceIds" in page ? { items: page.serviceIds, nextCursor: page.nextCursor } : page;
+      return "service_ids" in page
+        ? { entries: page.service_ids, next_cursor: page.next_cursor }
+        : { entries: page.items, next_cursor: page.next_cursor };
     },
   );
 }

@@ -6,14 +6,14 @@
  * This module is deliberately free of zod (it holds the types and two type guards): the receiver's and
  * the client's published declarations re-export these types, and a consumer that compiles declarations
  * (no `skipLibCheck`) cannot always compile zod's own. The zod schemas that read these shapes live in
- * `items.ts`, each checked against its interface here with `satisfies`, so the two cannot drift.
+ * `item-answers.ts`, each checked against its interface here with `satisfies`, so the two cannot drift.
  *
  * Members the spec marks as enums (form factor, result id, mode, ...) are plain strings: the service may
  * add values without a version change (section 9). The parsers also keep keys they do not know, so a
  * snapshot stored whole keeps everything the service sent.
  */
 
-import type { ApiVersion } from "./versions";
+import type { ApiVersion } from "../versions";
 
 /** A moment as the service shows it. */
 export interface ItemTimestamp {

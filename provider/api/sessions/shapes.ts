@@ -1,11 +1,11 @@
 /**
  * What the client's session methods take and answer (spec 2.2 to 2.5, 4.2 and 4.3), as plain TypeScript:
  * this module imports no zod, so that the client's published declarations never make a consumer's
- * compiler read zod's. The rules these requests must meet live once, as zod schemas, in sessions.ts; the
- * answers are read by the schemas of session-answers.ts, each checked against its interface here.
+ * compiler read zod's. The rules these requests must meet live once, as zod schemas, in requests.ts; the
+ * answers are read by the schemas of answers.ts, each checked against its interface here.
  *
- * Options are camelCase like the rest of the client; items keep the service's snake_case names, so that
- * a field path of an item is the same string as the search filter key that selects it.
+ * Every name, in and out, is the spec's wire name, so that a field path of an item is the same string as
+ * the search filter key that selects it, and an option is the member or query parameter it is sent as.
  */
 import type {
   AuthenticationItemV1,
@@ -25,19 +25,34 @@ export type FingerprintItem = FingerprintItemV1 | FingerprintItemV2;
  * The image flags of spec 2.5. Both default to false, and `item.images` is then left out (unless the
  * token is configured with `presign_camera_url`). Image URLs expire one hour after the answer.
  *
- * - `returnItemPhotos`: region-keyed photos under `item.images.photos`. API 1.4 reads it for
- *   authentications only; API 2.0 for authentications and fingerprints.
- * - `includeImages` (API 2.0 only): `item.images` becomes a list of `{type, url}`, `type` being
+ * - `format_options__return_item_photos`: region-keyed photos under `item.images.photos`. API 1.4 reads
+ *   it for authentications only; API 2.0 for authentications and fingerprints.
+ * - `include_images` (API 2.0 only): `item.images` becomes a list of `{type, url}`, `type` being
  *   `thumbnail` or `high_resolution`. It wins when both flags are set.
  *
- * GET and lookup send them as query flags, searches as body members. A flag the client's API version
- * does not read for that kind of session is refused before sending, rather than silently ignored.
+ * These are GET and lookup's query parameters, by their spec names; a search takes the same flags as
+ * body members (`SearchImageOptions`). A flag the client's API version does not read for that kind of
+ * session is refused before sending, rather than silently ignored.
  */
 export interface ImageOptions {
-  /** Region-keyed photos under `item.images.photos` (`format_options.return_item_photos`). */
-  readonly returnItemPhotos?: boolean | undefined;
-  /** API 2.0: `item.images` as a `{type, url}` list (`include_images`); wins over `returnItemPhotos`. */
-  readonly includeImages?: boolean | undefined;
+  /** Region-keyed photos under `item.images.photos`. */
+  readonly format_options__return_item_photos?: boolean | undefined;
+  /** API 2.0: `item.images` as a `{type, url}` list; wins over `format_options__return_item_photos`. */
+  readonly include_images?: boolean | undefined;
+}
+
+/** The image flags of a search body (spec 2.5): the members `ImageOptions` describes as query parameters. */
+export interface SearchImageOptions {
+  /** `return_item_photos`: region-keyed photos under `item.images.photos`. */
+  readonly format_options?:
+    | {
+        /** Region-keyed photos under `item.images.photos`. */
+        readonly return_item_photos?: boolean | null | undefined;
+      }
+    | null
+    | undefined;
+  /** API 2.0: `item.images` as a `{type, url}` list; wins over `format_options.return_item_photos`. */
+  readonly include_images?: boolean | null | undefined;
 }
 
 /**
@@ -58,9 +73,9 @@ export interface SessionSearchFilter {
   readonly exclude?: boolean | null | undefined;
   /**
    * How text fields compare: `canonical` (the same letters and digits, in any case; the default) or
-   * `verbatim` (exactly). Sent as the filter's `text_fields` member.
+   * `verbatim` (exactly).
    */
-  readonly textFields?: "canonical" | "verbatim" | null | undefined;
+  readonly text_fields?: "canonical" | "verbatim" | null | undefined;
 }
 
 /** Creation time bounds, Unix epoch seconds, each inclusive and optional. */
@@ -79,12 +94,12 @@ export interface SearchCriteria {
   readonly range?: SearchRange | null | undefined;
   /** Page size: default 25 and at most 25; API 2.0 caps a larger value at 25, API 1.4 refuses it. */
   readonly limit?: number | null | undefined;
-  /** The `nextCursor` of the previous page; absent or null for the first page. */
+  /** The `next_cursor` of the previous page; absent or null for the first page. */
   readonly cursor?: string | null | undefined;
 }
 
 /** A search that answers whole items (`return: "items"`, the default). */
-export interface ItemSearch extends SearchCriteria, ImageOptions {
+export interface ItemSearch extends SearchCriteria, SearchImageOptions {
   /** `items`, the default: pages of whole items. */
   readonly return?: "items" | undefined;
 }
@@ -111,9 +126,9 @@ export interface ItemPage<T> {
   /** The items of this page, newest first. */
   readonly items: T[];
   /** The number of items on this page, as the service counted them. */
-  readonly itemCount: number;
+  readonly item_count: number;
   /** Pass it as `cursor` for the next page; null on the last page. */
-  readonly nextCursor: string | null;
+  readonly next_cursor: string | null;
   /** Warnings about items of this page (a fingerprint parent the caller no longer owns, say). */
   readonly warnings: ItemWarning[];
 }
@@ -121,9 +136,9 @@ export interface ItemPage<T> {
 /** One page of a search with `return: "service_ids"`. */
 export interface ServiceIdPage {
   /** The session ids of this page, newest first. */
-  readonly serviceIds: string[];
+  readonly service_ids: string[];
   /** The number of ids on this page, as the service counted them. */
-  readonly serviceIdCount: number;
+  readonly service_id_count: number;
   /** Pass it as `cursor` for the next page; null on the last page. */
-  readonly nextCursor: string | null;
+  readonly next_cursor: string | null;
 }

@@ -1,26 +1,20 @@
 import { z } from "zod";
-import type { ItemWarning } from "./item-shapes";
+import type { SessionKind } from "../kinds";
+import type { ApiVersion } from "../versions";
 import {
   AuthenticationItemV1Schema,
   AuthenticationItemV2Schema,
   FingerprintItemV1Schema,
   FingerprintItemV2Schema,
   ItemWarningSchema,
-} from "./items";
-import type { SessionKind } from "./kinds";
-import type {
-  AuthenticationItem,
-  FingerprintItem,
-  ItemAnswer,
-  ItemPage,
-  ServiceIdPage,
-} from "./session-shapes";
-import type { ApiVersion } from "./versions";
+} from "./item-answers";
+import type { ItemWarning } from "./item-shapes";
+import type { AuthenticationItem, FingerprintItem, ItemAnswer, ItemPage, ServiceIdPage } from "./shapes";
 
 /**
  * The answers of the session routes (spec 4.1 to 4.3) as the client reads them: GET and lookup's
  * `{item, warnings}`, and the two search envelopes. Items keep the service's names; the envelopes are
- * turned into the camelCase shapes of session-shapes.ts, each schema typed as the interface it yields.
+ * in the wire shapes of shapes.ts, each schema typed as the interface it yields.
  */
 
 /** The item type of each kind of session. */
@@ -49,8 +43,8 @@ function pageOf<T>(item: z.ZodType<T>): z.ZodType<ItemPage<T>> {
     })
     .transform((p) => ({
       items: p.items,
-      itemCount: p.item_count ?? p.items.length,
-      nextCursor: p.next_cursor ?? null,
+      item_count: p.item_count ?? p.items.length,
+      next_cursor: p.next_cursor ?? null,
       warnings: p.warnings,
     }));
 }
@@ -87,8 +81,8 @@ export const ServiceIdPageSchema = z
   })
   .transform(
     (p): ServiceIdPage => ({
-      serviceIds: p.service_ids,
-      serviceIdCount: p.service_id_count ?? p.service_ids.length,
-      nextCursor: p.next_cursor ?? null,
+      service_ids: p.service_ids,
+      service_id_count: p.service_id_count ?? p.service_ids.length,
+      next_cursor: p.next_cursor ?? null,
     }),
   );

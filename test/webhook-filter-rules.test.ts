@@ -1,7 +1,8 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { SESSION_KINDS } from "../provider/api/kinds";
+import { API_VERSIONS } from "../provider/api/versions";
 import {
-  ACTIVITY_NAMES,
   canonicalFilters,
   FILTER_KEYS,
   type FilterInput,
@@ -9,9 +10,8 @@ import {
   filtersSchema,
   sameFilters,
   toWireFilters,
-} from "../provider/api/rules";
-import type { CanonicalFilter } from "../provider/api/shapes";
-import { API_VERSIONS } from "../provider/api/versions";
+} from "../provider/api/webhooks/requests";
+import type { CanonicalFilter } from "../provider/api/webhooks/shapes";
 
 /**
  * Diff compares filter lists through canonicalFilters, and create sends toWireFilters of the canonical
@@ -134,7 +134,7 @@ describe("filter canonicalisation (property)", () => {
   it("keeps a valid list valid on both API versions once canonical", () => {
     const valid = fc
       .record({
-        name: fc.constantFrom(...ACTIVITY_NAMES),
+        name: fc.constantFrom(...SESSION_KINDS),
         formFactors: fc.option(fc.uniqueArray(fc.constantFrom(...FORM_FACTORS), { minLength: 1 })),
         users: fc.option(fc.uniqueArray(fc.stringMatching(/^[a-z][a-z0-9-]{0,7}$/), { minLength: 1 })),
       })

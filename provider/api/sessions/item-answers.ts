@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { Timestamp } from "../answers";
+import type { SessionKind } from "../kinds";
+import type { ApiVersion } from "../versions";
 import type {
   AuthenticationItemV1,
   AuthenticationItemV2,
@@ -17,8 +20,6 @@ import type {
   ItemWarning,
   UnavailableFingerprintParent,
 } from "./item-shapes";
-import { Timestamp } from "./schemas";
-import type { ApiVersion } from "./versions";
 
 /**
  * The one home of the shapes of authentication and fingerprint items the service answers with (GET,
@@ -173,13 +174,8 @@ const FingerprintSnapshotV2Schema = z.looseObject({
   update_counter: updateCounter,
 }) satisfies z.ZodType<FingerprintSnapshotV2>;
 
-/** The kinds of item, by `activity.name`: a webhook's filters select exactly one of them. */
-export const ITEM_KINDS = ["authentication", "fingerprint"] as const;
-/** `activity.name` of an item. */
-export type ItemKind = (typeof ITEM_KINDS)[number];
-
 /** The schema of a delivered item, by the webhook's API version and the item's `activity.name`. */
 export const SNAPSHOT_SCHEMAS = {
   "1.4": { authentication: AuthenticationSnapshotV1Schema, fingerprint: FingerprintSnapshotV1Schema },
   "2.0": { authentication: AuthenticationSnapshotV2Schema, fingerprint: FingerprintSnapshotV2Schema },
-} as const satisfies Record<ApiVersion, Record<ItemKind, z.ZodType>>;
+} as const satisfies Record<ApiVersion, Record<SessionKind, z.ZodType>>;

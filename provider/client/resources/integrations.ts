@@ -3,7 +3,8 @@ import {
   AuthorizedUserSchema,
   LoginVoucherSchema,
   SupportedBrandsSchema,
-} from "../api/integration-answers";
+} from "../../api/integrations/answers";
+import { AuthorizeUserBody, LoginVoucherBody } from "../../api/integrations/requests";
 import type {
   AppUserInput,
   AuthenticationConfig,
@@ -11,43 +12,30 @@ import type {
   AuthorizeUserInput,
   LoginVoucher,
   SupportedBrands,
-} from "../api/integration-shapes";
-import { AuthorizeUserBody, LoginVoucherBody } from "../api/integrations";
-import { rememberSecret } from "../context/process";
-import { type Requester, routeInfo } from "./call";
-import { checkRequest } from "./check";
+} from "../../api/integrations/shapes";
+import { rememberSecret } from "../../context/process";
+import { type Requester, routeInfo } from "../call";
+import { checkRequest } from "../check";
 
 /**
  * The SDK integration routes of ServiceClient (spec 2.8, 4.3 and 5; API 2.0 only). Bodies are checked
- * with the shared rules of api/integrations.ts before they are sent. What the service hands out for an
+ * with the shared rules of api/integrations/requests.ts before they are sent. What the service hands out for an
  * app user (the signed request, the voucher) is a credential, so it joins the secrets no message repeats.
  */
 
-const appUser = (input: AppUserInput) => ({
-  unique_user_id: input.uniqueUserId,
-  email: input.email,
-  first_name: input.firstName,
-  last_name: input.lastName,
-});
-
 /** authorize-user: signs the SDK's authorization request for one of the caller's users. */
 export async function authorizeUser(api: Requester, input: AuthorizeUserInput): Promise<AuthorizedUser> {
-  const body: AuthorizeUserBody = {
-    ...appUser(input),
-    sdk_authorization_request: input.sdkAuthorizationRequest,
-  };
-  checkRequest(AuthorizeUserBody, body, routeInfo("v2AuthorizeUser"));
-  const answer = await api.send("v2AuthorizeUser", { body, schema: AuthorizedUserSchema });
-  rememberSecret(answer.signedAuthorizationRequest);
+  checkRequest(AuthorizeUserBody, input, routeInfo("v2AuthorizeUser"));
+  const answer = await api.send("v2AuthorizeUser", { body: input, schema: AuthorizedUserSchema });
+  rememberSecret(answer.signed_authorization_request);
   return answer;
 }
 
 /** The legacy sign-in flow: a one-off login voucher for one of the caller's users. */
 export async function createLoginVoucher(api: Requester, input: AppUserInput): Promise<LoginVoucher> {
-  const body: LoginVoucherBody = appUser(input);
-  checkRequest(LoginVoucherBody, body, routeInfo("v2CreateLoginVoucher"));
-  const answer = await api.send("v2CreateLoginVoucher", { body, schema: LoginVoucherSchema });
-  rememberSecret(answer.loginVoucher);
+  checkRequest(LoginVoucherBody, input, routeInfo("v2CreateLoginVoucher"));
+  const answer = await api.send("v2CreateLoginVoucher", { body: input, schema: LoginVoucherSchema });
+  rememberSecret(answer.login_voucher);
   return answer;
 }
 

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import type { SessionKind } from "./kinds";
-import { memoize } from "./memo";
-import { PageCursor, pageLimitSchema } from "./pages";
-import { safeString } from "./text";
-import { type ApiVersion, type ImageFlag, VERSION_TRAITS } from "./versions";
+import type { SessionKind } from "../kinds";
+import { memoize } from "../memo";
+import { PageCursor, pageLimitSchema } from "../pages";
+import { safeString } from "../text";
+import { type ApiVersion, type ImageFlag, VERSION_TRAITS } from "../versions";
 
 /**
  * The request rules of the session routes (spec 4.2, 4.3 and 2.5), written once: the sandbox answers
@@ -58,7 +58,7 @@ export function canonicalText(value: string): string {
 }
 
 /** One search filter, with `exclude` and `text_fields` defaulted. */
-export function searchFilterSchema(version: ApiVersion) {
+function searchFilterSchema(version: ApiVersion) {
   const bothAllowed = VERSION_TRAITS[version].filterValueAndValuesAllowed;
   return z
     .looseObject({

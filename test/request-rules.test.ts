@@ -1,8 +1,9 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { endpointProblem, filtersSchema, hostnameProblem, secretKeySchema } from "../provider/api/rules";
+import { hostnameProblem } from "../provider/api/domains/requests";
 import { controlCharacterProblem, safeString } from "../provider/api/text";
 import { API_VERSIONS, VERSION_TRAITS } from "../provider/api/versions";
+import { endpointProblem, filtersSchema, secretKeySchema } from "../provider/api/webhooks/requests";
 import { check } from "../provider/webhook/plan";
 import { HOST, webhookArgs } from "./helpers/fixtures";
 import { hookBody, useRegisteredWorld } from "./helpers/world";

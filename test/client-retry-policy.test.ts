@@ -3,11 +3,135 @@ import { describe, expect, it } from "vitest";
 import {
   type AttemptFailure,
   backoffMs,
+  DEFAULT_RETRY_POLICY,
   parseRetryAfter,
   type RetryInput,
   type RetryPolicy,
   retryDelay,
 } from "../provider/client/retry";
+import { isTimeout, neverSent } from "../provider/client/transport";
+
+import { useScriptedServers } from "./helpers/scripted-server";
+
+/** Client retries: when a failure may be repeated and how long to wait. */
+
+useScriptedServers();
+
+describe("retryDelay", () => {
+  it("allows a wait that ends exactly at the budget", () => {
+    const failure = { kind: "rate_limited" as const, retryAfterMs: 1_000 };
+    const input = { attempt: 1, elapsedMs: 59_000, failure, retrySafe: true, random: 0 };
+    expect(retryDelay(DEFAULT_RETRY_POLICY, input)).toBe(1_000);
+    expect(retryDelay(DEFAULT_RETRY_POLICY, { ...input, elapsedMs: 59_001 })).toBeUndefined();
+  });
+});
+
+describe("neverSent and isTimeout", () => {
+  const coded = (code: string, depth: number): unknown => {
+    let error: unknown = Object.assign(new Error(code), { code });
+    for (let i = 0; i < depth; i++) error = new Error("wrapped", { cause: error });
+    return error;
+  };
+
+  it.each([
+    "ECONNREFUSED",
+    "ENOTFOUND",
+    "EAI_AGAIN",
+    "EHOSTUNREACH",
+    "ENETUNREACH",
+    "UND_ERR_CONNECT_TIMEOUT",
+  ])("knows %s means nothing was sent, up to three causes deep", (code) => {
+    for (const depth of [0, 3]) expect(neverSent(coded(code, depth))).toBe(true);
+    expect(neverSent(coded(code, 4))).toBe(false);
+  });
+
+  it.each(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"])(
+    "knows %s is a timeout, wherever it stands in the chain",
+    (code) => {
+      expect(isTimeout(coded(code, 2))).toBe(true);
+      // A wrapper with a code of its own must not hide the timeout below it.
+      expect(
+        isTimeout(Object.assign(new Error("outer"), { code: "ECONNRESET", cause: coded(code, 0) })),
+      ).toBe(true);
+    },
+  );
+
+  it("treats other failures as possibly sent and not timed out", () => {
+    for (const error of [
+      coded("ECONNRESET", 0),
+      coded("UND_ERR_SOCKET", 1),
+      new Error("plain"),
+      undefined,
+      "x",
+    ]) {
+      expect(neverSent(error)).toBe(false);
+      expect(isTimeout(error)).toBe(false);
+    }
+  });
+});
+
+describe("retryDelay and backoffMs, by example", () => {
+  const base = { attempt: 1, elapsedMs: 0, random: 0.5, retrySafe: true };
+
+  it("backs off exponentially with jitter, capped", () => {
+    expect([1, 2, 3, 10].map((n) => backoffMs(DEFAULT_RETRY_POLICY, n, 0))).toEqual([125, 250, 500, 4000]);
+    expect(backoffMs(DEFAULT_RETRY_POLICY, 10, 0.999)).toBeLessThan(8000);
+  });
+
+  it("retries 5xx and lost answers only for routes that are safe to repeat", () => {
+    expect(retryDelay(DEFAULT_RETRY_POLICY, { ...base, failure: { kind: "server", status: 502 } })).toBe(
+      187.5,
+    );
+    expect(
+      retryDelay(DEFAULT_RETRY_POLICY, {
+        ...base,
+        retrySafe: false,
+        failure: { kind: "server", status: 503 },
+      }),
+    ).toBeUndefined();
+    expect(
+      retryDelay(DEFAULT_RETRY_POLICY, {
+        ...base,
+        retrySafe: false,
+        failure: { kind: "network", sent: true },
+      }),
+    ).toBeUndefined();
+    expect(
+      retryDelay(DEFAULT_RETRY_POLICY, {
+        ...base,
+        retrySafe: false,
+        failure: { kind: "network", sent: false },
+      }),
+    ).toBe(187.5);
+  });
+
+  it("honours Retry-After for any route, whatever the attempt, within the budget", () => {
+    const limited = (retryAfterMs: number | undefined, more: object = {}) => ({
+      ...base,
+      retrySafe: false,
+      failure: { kind: "rate_limited" as const, retryAfterMs },
+      ...more,
+    });
+    expect(retryDelay(DEFAULT_RETRY_POLICY, limited(2000))).toBe(2000);
+    expect(retryDelay(DEFAULT_RETRY_POLICY, limited(2000, { attempt: 40 }))).toBe(2000);
+    expect(retryDelay(DEFAULT_RETRY_POLICY, limited(45_000))).toBe(45_000);
+    expect(retryDelay(DEFAULT_RETRY_POLICY, limited(45_000, { elapsedMs: 15_001 }))).toBeUndefined();
+    expect(retryDelay(DEFAULT_RETRY_POLICY, limited(61_000))).toBeUndefined();
+  });
+
+  it("gives up after the attempt and time budgets", () => {
+    const failure = { kind: "server" as const, status: 500 };
+    expect(retryDelay(DEFAULT_RETRY_POLICY, { ...base, attempt: 6, failure })).toBeUndefined();
+    expect(retryDelay(DEFAULT_RETRY_POLICY, { ...base, elapsedMs: 59_900, failure })).toBeUndefined();
+  });
+
+  it("parses Retry-After seconds and dates", () => {
+    expect(parseRetryAfter("3", 0)).toBe(3000);
+    expect(parseRetryAfter(new Date(5000).toUTCString(), 0)).toBe(5000);
+    expect(parseRetryAfter("soon", 0)).toBeUndefined();
+    expect(parseRetryAfter(undefined, 0)).toBeUndefined();
+  });
+});
 
 /**
  * retryDelay decides, alone, whether a failed request is sent again. Its promises: no wait ends past the

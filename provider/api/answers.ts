@@ -1,0 +1,27 @@
+import { z } from "zod";
+import type * as Shapes from "./shapes";
+import { exactly } from "./shapes";
+
+/**
+ * The answer schemas every API area shares: the timestamp object, the list envelope and `{status}`.
+ * Objects are not strict and enums are plain strings: the spec lets the service add keys and values at
+ * any time, and a client must not break when it does.
+ */
+export const Timestamp = exactly<Shapes.Timestamp>()(z.object({ display: z.string(), epoch: z.number() }));
+
+/** A list envelope (spec 4.1): `{item_count, items, next_cursor}`; a missing count is the page's length. */
+export function ListEnvelope<T extends z.ZodType>(item: T) {
+  return z
+    .object({
+      item_count: z.number().optional(),
+      items: z.array(item),
+      next_cursor: z.string().nullish(),
+    })
+    .transform((page) => ({
+      item_count: page.item_count ?? page.items.length,
+      items: page.items,
+      next_cursor: page.next_cursor ?? null,
+    }));
+}
+
+export const StatusOk = exactly<Shapes.StatusOk>()(z.object({ status: z.string() }));

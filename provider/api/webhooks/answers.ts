@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { Timestamp } from "../answers";
+import { exactly } from "../shapes";
+import type * as Shapes from "./shapes";
+
+/**
+ * What the service answers about webhooks (spec 2.6), read into the wire shapes of ./shapes.ts. Objects
+ * are not strict and enums are plain strings: the service may add keys and values at any time.
+ */
+export const WireOwner = exactly<Shapes.WireOwner>()(
+  z.object({
+    organization: z.object({ name: z.string() }),
+    user: z.object({ username: z.string() }).optional(),
+  }),
+);
+
+export const WireFilter = exactly<Shapes.WireFilter>()(
+  z.object({
+    key: z.string(),
+    value: z.string().optional(),
+    values: z.array(z.string()).optional(),
+  }),
+);
+
+/** A webhook of either generation, in its own wire names: `create_timestamp` (1.4) or `create_time` (2.0). */
+export const Webhook = exactly<Shapes.Webhook>()(
+  z.object({
+    webhook_uuid: z.string(),
+    // The spec's default, filled in when the service sends none or null.
+    channel: z
+      .string()
+      .nullish()
+      .transform((c) => c ?? "default"),
+    endpoint: z.object({ type: z.string(), value: z.string() }),
+    filters: z.array(WireFilter).default([]),
+    webhook_owner: WireOwner.optional(),
+    create_timestamp: Timestamp.optional(),
+    create_time: Timestamp.optional(),
+    format_options: z.record(z.string(), z.unknown()).optional(),
+  }),
+);

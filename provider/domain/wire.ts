@@ -1,0 +1,39 @@
+import type { Domain } from "../api/domains/shapes";
+import type { Timestamp } from "../api/shapes";
+import type { ServiceClient } from "../client/client";
+import * as Listings from "../lifecycle-kit/listings";
+import { type Owner, ownerOf } from "../webhook/wire";
+
+/**
+ * The one place where the Domain resources translate the client's wire names of a domain (spec 2.7:
+ * `domain_uuid`, `domain_name`, `domain_owner`, `create_time` or `create_timestamp`) into the camelCase
+ * their code, outputs and state use. registration.ts maps start_registration's answer straight into the
+ * registration's outputs, its own translation.
+ */
+
+/** A registered domain as the Domain resources work with it. */
+export interface DomainRecord {
+  /** The service's `domain_uuid`, which deactivation takes. */
+  readonly domainUuid: string;
+  /** The hostname, bare. */
+  readonly domainName: string;
+  /** Who registered it; empty names when the service did not say. */
+  readonly owner: Owner;
+  /** `create_time` (v2) or `create_timestamp` (v1.4 search); undefined when the answer carried neither. */
+  readonly createTime: Timestamp | undefined;
+}
+
+/** A domain of the client, as the resources work with it. */
+export function domainRecord(domain: Domain): DomainRecord {
+  return {
+    domainUuid: domain.domain_uuid,
+    domainName: domain.domain_name,
+    owner: ownerOf(domain.domain_owner),
+    createTime: domain.create_time ?? domain.create_timestamp,
+  };
+}
+
+/** The organization's registered domains (the process's shared listing), as the resources work with them. */
+export async function registeredDomains(client: ServiceClient, options: { fresh?: boolean } = {}) {
+  return (await Listings.registeredDomains(client, options)).map(domainRecord);
+}
