@@ -4,38 +4,20 @@
  * provider's answers (init errors kept in the checkpoint, pending operations, the next run's steps) is
  * what these prove; every scenario ends with one active webhook per resource and no planted secret.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { HOOKS_TOKEN, OTHER_TOKEN } from "../helpers/fixtures";
 import { describeUnderEngine, webhooksIn } from "./helpers/engine";
-import {
-  devStack,
-  expectNoSecretIn,
-  expectOneActivePerResource,
-  type Stage,
-  startStage,
-} from "./helpers/stage";
+import { devStack, expectOneActivePerResource, useStage } from "./helpers/stage";
 
 /** A lost answer is re-listed for this long before the provider gives up and keeps the create pending. */
 const RECONCILE = { SERVICE_RECONCILE_SECONDS: "1" };
 
 describeUnderEngine("under the real engine, with faults", () => {
-  let stage: Stage;
-  beforeAll(async () => {
-    stage = await startStage();
-    await stage.registerHost();
-  });
-  afterAll(async () => {
-    expectNoSecretIn([], stage, [HOOKS_TOKEN, OTHER_TOKEN]);
-    await stage?.close();
-  });
-  afterEach(async () => {
-    await stage.clearFaults();
-    for (const uuid of await stage.active()) await stage.api("POST", `/v2/webhooks/${uuid}/deactivate`);
-  });
+  const stages = useStage([HOOKS_TOKEN, OTHER_TOKEN]);
 
   it("keeps a create whose answer was lost before it applied, and the next up creates exactly one", async () => {
-    const project = await devStack(stage, {}, { env: RECONCILE });
-    stage.sandbox.addFault({ method: "POST", path: "/v2/webhooks", status: 503 });
+    const project = await devStack(stages.current, {}, { env: RECONCILE });
+    stages.current.sandbox.addFault({ method: "POST", path: "/v2/webhooks", status: 503 });
     const failed = await project.run(["up", "--yes"], { allowFailure: true });
     expect(failed.status).not.toBe(0);
     expect(failed.output).toMatch(/orders/);
@@ -44,71 +26,75 @@ describeUnderEngine("under the real engine, with faults", () => {
 
     const [kept] = webhooksIn(await project.exported());
     expect(kept?.initErrors?.length).toBeGreaterThan(0);
-    expect(await stage.active()).toEqual([]);
+    expect(await stages.current.active()).toEqual([]);
 
     await project.run(["up", "--yes"]);
-    expect(await stage.active()).toHaveLength(1);
+    expect(await stages.current.active()).toHaveLength(1);
     expect(webhooksIn(await project.exported())[0]?.initErrors ?? []).toEqual([]);
-    await expectOneActivePerResource(stage, [project]);
+    await expectOneActivePerResource(stages.current, [project]);
     await project.run(["destroy", "--yes"]);
   });
 
   it("finds a create that applied although its answer was lost, and creates nothing more", async () => {
-    const project = await devStack(stage, {}, { env: RECONCILE });
-    stage.sandbox.addFault({ method: "POST", path: "/v2/webhooks", drop: true });
+    const project = await devStack(stages.current, {}, { env: RECONCILE });
+    stages.current.sandbox.addFault({ method: "POST", path: "/v2/webhooks", drop: true });
     const first = await project.run(["up", "--yes"], { allowFailure: true });
     if (first.status !== 0) await project.run(["up", "--yes"]);
-    expect(await stage.active()).toHaveLength(1);
+    expect(await stages.current.active()).toHaveLength(1);
     await project.run(["preview", "--expect-no-changes"]);
-    await expectOneActivePerResource(stage, [project]);
+    await expectOneActivePerResource(stages.current, [project]);
     await project.run(["destroy", "--yes"]);
   });
 
   it("destroys a pending webhook, including one whose create applied late", async () => {
-    const project = await devStack(stage, {}, { env: { ...RECONCILE, SERVICE_TIMEOUT_SECONDS: "1" } });
+    const project = await devStack(
+      stages.current,
+      {},
+      { env: { ...RECONCILE, SERVICE_TIMEOUT_SECONDS: "1" } },
+    );
     // Applied after the client gave up waiting, and after the re-listing gave up looking.
-    stage.sandbox.addFault({ method: "POST", path: "/v2/webhooks", delayMs: 3_000 });
+    stages.current.sandbox.addFault({ method: "POST", path: "/v2/webhooks", delayMs: 3_000 });
     const failed = await project.run(["up", "--yes"], { allowFailure: true });
     expect(failed.status).not.toBe(0);
     expect(webhooksIn(await project.exported())[0]?.initErrors?.length).toBeGreaterThan(0);
 
     await project.run(["destroy", "--yes"]);
-    expect(await stage.active()).toEqual([]);
+    expect(await stages.current.active()).toEqual([]);
     expect(webhooksIn(await project.exported())).toEqual([]);
   });
 
   it("refuses credentials of another organization with the explanation, and orphans nothing", async () => {
-    const project = await devStack(stage);
+    const project = await devStack(stages.current);
     await project.run(["up", "--yes"]);
-    const [uuid] = await stage.active();
+    const [uuid] = await stages.current.active();
 
     await project.config("service:token", OTHER_TOKEN, true);
     const moved = await project.run(["up", "--yes"], { allowFailure: true });
     expect(moved.status).not.toBe(0);
     expect(moved.output).toMatch(/orders/);
     expect(moved.output).toMatch(/organization/i);
-    expect(await stage.active()).toEqual([uuid]);
-    expect(await stage.active(OTHER_TOKEN)).toEqual([]);
+    expect(await stages.current.active()).toEqual([uuid]);
+    expect(await stages.current.active(OTHER_TOKEN)).toEqual([]);
 
     // The failed up saved the foreign token as the provider's configuration, and destroy reads that one:
     // the advice it prints (--run-program) is what makes it read the token fixed in config.
     await project.config("service:token", HOOKS_TOKEN, true);
     await project.run(["preview", "--expect-no-changes"]);
-    await expectOneActivePerResource(stage, [project]);
+    await expectOneActivePerResource(stages.current, [project]);
     const stale = await project.run(["destroy", "--yes"], { allowFailure: true });
     expect(stale.status).not.toBe(0);
     expect(stale.output).toMatch(/run `pulumi destroy --run-program`/);
-    expect(await stage.active()).toEqual([uuid]);
+    expect(await stages.current.active()).toEqual([uuid]);
     await project.run(["destroy", "--yes", "--run-program"]);
-    expect(await stage.active()).toEqual([]);
+    expect(await stages.current.active()).toEqual([]);
   });
 
   it.each([
     ["one Ctrl-C (the engine lets the held create finish)", 1],
     ["two Ctrl-Cs (the engine ends at once; regression: the next up made a second webhook)", 2],
   ])("converges after %s, with no duplicate", async (_what, interrupts) => {
-    const project = await devStack(stage, { webhooks: [{ name: "orders" }, { name: "refunds" }] });
-    stage.sandbox.addFault({ method: "POST", path: "/v2/webhooks", delayMs: 4_000, count: 2 });
+    const project = await devStack(stages.current, { webhooks: [{ name: "orders" }, { name: "refunds" }] });
+    stages.current.sandbox.addFault({ method: "POST", path: "/v2/webhooks", delayMs: 4_000, count: 2 });
     const up = project.start(["up", "--yes"]);
     let seen = "";
     const exited = new Promise<number | null>((resolve) => up.once("close", resolve));
@@ -141,9 +127,9 @@ describeUnderEngine("under the real engine, with faults", () => {
     // resource again, and the provider finds the webhook the interrupted create made instead.
     const next = await project.run(["up", "--yes"]);
     if (interrupts === 2) expect(next.output).toMatch(/(orders|refunds), interrupted while creating/);
-    expect(await stage.active()).toHaveLength(2);
+    expect(await stages.current.active()).toHaveLength(2);
     await project.run(["preview", "--expect-no-changes"]);
-    await expectOneActivePerResource(stage, [project]);
+    await expectOneActivePerResource(stages.current, [project]);
     await project.run(["destroy", "--yes"]);
   });
 });

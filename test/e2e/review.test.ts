@@ -3,35 +3,16 @@
  * the checkpoint stores, a webhook deactivated out of band, adopting an existing webhook, and a Domain
  * kept on destroy.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { HOOKS_TOKEN, HOST, SECRET } from "../helpers/fixtures";
 import { describeUnderEngine, webhooksIn } from "./helpers/engine";
-import {
-  devStack,
-  expectNoSecretIn,
-  expectOneActivePerResource,
-  type Stage,
-  startStage,
-} from "./helpers/stage";
+import { devStack, expectNoSecretIn, expectOneActivePerResource, useStage } from "./helpers/stage";
 
 describeUnderEngine("under the real engine", () => {
-  let stage: Stage;
-  beforeAll(async () => {
-    stage = await startStage();
-    await stage.registerHost();
-  });
-  afterAll(async () => {
-    await stage?.close();
-  });
-  afterEach(async () => {
-    // Scenarios share the organization's quota of 10: each leaves nothing active behind.
-    for (const uuid of await stage.active()) {
-      await stage.api("POST", `/v2/webhooks/${uuid}/deactivate`);
-    }
-  });
+  const stages = useStage();
 
   it("shows a reviewer which input forces a replace, and never prints or stores a secret", async () => {
-    const project = await devStack(stage);
+    const project = await devStack(stages.current);
     await project.run(["up", "--yes"]);
 
     await project.config("webhooks", JSON.stringify([{ name: "orders", channel: "orders-v2" }]));
@@ -57,33 +38,33 @@ describeUnderEngine("under the real engine", () => {
     await project.run(["up", "--yes"]);
 
     const exported = JSON.stringify(await project.exported());
-    expectNoSecretIn([exported, project.checkpointFile("service-e2e", "dev")], stage, [
+    expectNoSecretIn([exported, project.checkpointFile("service-e2e", "dev")], stages.current, [
       HOOKS_TOKEN,
       "whsec-rotated-secret-0a1b2c3d4e",
     ]);
-    await expectOneActivePerResource(stage, [project]);
+    await expectOneActivePerResource(stages.current, [project]);
     await project.run(["destroy", "--yes"]);
   });
 
   it("drops a webhook deactivated out of band on refresh, and creates it again on the next up", async () => {
-    const project = await devStack(stage);
+    const project = await devStack(stages.current);
     await project.run(["up", "--yes"]);
-    const [first] = await stage.active();
-    await stage.api("POST", `/v2/webhooks/${first}/deactivate`);
+    const [first] = await stages.current.active();
+    await stages.current.api("POST", `/v2/webhooks/${first}/deactivate`);
 
     const refresh = (await project.run(["refresh", "--yes", "--skip-preview"])).output;
     expect(refresh).toMatch(/- +pulumi-nodejs:dynamic\/service:Webhook orders deleted/);
     expect(webhooksIn(await project.exported())).toHaveLength(0);
     await project.run(["up", "--yes"]);
-    const [second] = await stage.active();
+    const [second] = await stages.current.active();
     expect(second).toBeDefined();
     expect(second).not.toBe(first);
-    await expectOneActivePerResource(stage, [project]);
+    await expectOneActivePerResource(stages.current, [project]);
     await project.run(["destroy", "--yes"]);
   });
 
   it("adopts an existing webhook the way the README says, with no create and no gap", async () => {
-    const created = await stage.api("POST", "/v2/webhooks", {
+    const created = await stages.current.api("POST", "/v2/webhooks", {
       body: {
         endpoint: { type: "url", value: `https://${HOST}/service/events` },
         secret_key: SECRET,
@@ -92,36 +73,41 @@ describeUnderEngine("under the real engine", () => {
       },
     });
     const uuid = created.json.webhook_uuid as string;
-    const project = await devStack(stage, { webhooks: [{ name: "orders", adopt: uuid }] });
-    const mark = stage.mark();
+    const project = await devStack(stages.current, { webhooks: [{ name: "orders", adopt: uuid }] });
+    const mark = stages.current.mark();
     await project.run(["up", "--yes"]);
-    expect(stage.callsSince(mark, "/v2/webhooks")).toBe(0);
+    expect(stages.current.callsSince(mark, "/v2/webhooks")).toBe(0);
     expect(webhooksIn(await project.exported())[0]?.outputs?.webhookUuid).toBe(uuid);
-    const previewMark = stage.mark();
+    const previewMark = stages.current.mark();
     await project.run(["preview", "--expect-no-changes"]);
-    expect(stage.callsSince(previewMark)).toBe(0);
-    await expectOneActivePerResource(stage, [project]);
+    expect(stages.current.callsSince(previewMark)).toBe(0);
+    await expectOneActivePerResource(stages.current, [project]);
     await project.run(["destroy", "--yes"]);
-    expect(await stage.active()).toEqual([]);
+    expect(await stages.current.active()).toEqual([]);
   });
 
   it("leaves a Domain with retainOnDelete registered on destroy", async () => {
     // A host of its own, so that the stage's registered HOST stays as it is.
     const domains = async () =>
       (
-        (await stage.api("POST", "/v2/search/domains", { body: {} })).json.items as { domain_name: string }[]
+        (await stages.current.api("POST", "/v2/search/domains", { body: {} })).json.items as {
+          domain_name: string;
+        }[]
       ).map((d) => d.domain_name);
-    const project = await devStack(stage, {
+    const project = await devStack(stages.current, {
       domain: "true",
       retainDomain: "true",
       host: "other.acme.test",
       webhooks: [],
     });
-    await project.config("service:hostOverrides", JSON.stringify({ "other.acme.test": stage.originUrl }));
+    await project.config(
+      "service:hostOverrides",
+      JSON.stringify({ "other.acme.test": stages.current.originUrl }),
+    );
     await project.run(["up", "--yes"]);
     expect(await domains()).toContain("other.acme.test");
     await project.run(["destroy", "--yes"]);
     expect(await domains()).toContain("other.acme.test");
-    expectNoSecretIn([], stage);
+    expectNoSecretIn([], stages.current);
   });
 });

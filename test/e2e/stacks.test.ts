@@ -4,39 +4,28 @@
  * starts through the language host's RunPlugin.
  */
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { HOOKS_TOKEN } from "../helpers/fixtures";
 import { describeUnderEngine, webhooksIn } from "./helpers/engine";
-import { devStack, expectNoSecretIn, type Stage, startStage } from "./helpers/stage";
+import { devStack, expectNoSecretIn, useStage } from "./helpers/stage";
 
 const POLICY_PACK = join(__dirname, "../../policy-pack");
 
 describeUnderEngine("under the real engine, stacks and policy", () => {
-  let stage: Stage;
-  beforeAll(async () => {
-    stage = await startStage();
-    await stage.registerHost();
-  });
-  afterAll(async () => {
-    expectNoSecretIn([], stage);
-    await stage?.close();
-  });
-  afterEach(async () => {
-    for (const uuid of await stage.active()) await stage.api("POST", `/v2/webhooks/${uuid}/deactivate`);
-  });
+  const stages = useStage();
 
   it("keeps dev and staging apart: each stack manages only its own webhooks", async () => {
-    const project = await devStack(stage, { webhooks: [{ name: "orders", channel: "orders-dev" }] });
+    const project = await devStack(stages.current, { webhooks: [{ name: "orders", channel: "orders-dev" }] });
     await project.run(["up", "--yes"]);
     // The second stack of the same program, configured the way the README tells a team to.
     await project.run(["stack", "init", "staging"]);
     await project.config("service:token", HOOKS_TOKEN, true);
-    await project.config("service:baseUrl", stage.sandbox.url);
+    await project.config("service:baseUrl", stages.current.sandbox.url);
     await project.config("host", "hooks.acme.test");
     await project.config("webhookSecret", "whsec-staging-secret-5e6f7a8b9c", true);
     await project.config("webhooks", JSON.stringify([{ name: "orders", channel: "orders-staging" }]));
     await project.run(["up", "--yes"]);
-    expect(await stage.active()).toHaveLength(2);
+    expect(await stages.current.active()).toHaveLength(2);
 
     const staging = webhooksIn(await project.exported());
     await project.run(["stack", "select", "dev"]);
@@ -44,12 +33,12 @@ describeUnderEngine("under the real engine, stacks and policy", () => {
     expect(dev[0]?.outputs?.webhookUuid).not.toBe(staging[0]?.outputs?.webhookUuid);
 
     await project.run(["destroy", "--yes"]);
-    expect(await stage.active()).toEqual([staging[0]?.outputs?.webhookUuid]);
+    expect(await stages.current.active()).toEqual([staging[0]?.outputs?.webhookUuid]);
     await project.run(["stack", "select", "staging"]);
     await project.run(["preview", "--expect-no-changes"]);
     await project.run(["destroy", "--yes"]);
-    expect(await stage.active()).toEqual([]);
-    expectNoSecretIn([project.checkpointFile("service-e2e", "staging")], stage, [
+    expect(await stages.current.active()).toEqual([]);
+    expectNoSecretIn([project.checkpointFile("service-e2e", "staging")], stages.current, [
       HOOKS_TOKEN,
       "whsec-staging-secret-5e6f7a8b9c",
     ]);
@@ -57,18 +46,18 @@ describeUnderEngine("under the real engine, stacks and policy", () => {
 
   it("stops a preview with eleven webhooks, naming them, and makes no API call", async () => {
     const eleven = Array.from({ length: 11 }, (_, i) => ({ name: `hook-${i}`, channel: `channel-${i}` }));
-    const project = await devStack(stage, { webhooks: eleven, domain: "true" });
-    const mark = stage.mark();
+    const project = await devStack(stages.current, { webhooks: eleven, domain: "true" });
+    const mark = stages.current.mark();
     const preview = await project.run(["preview", "--policy-pack", POLICY_PACK], { allowFailure: true });
     expect(preview.status).not.toBe(0);
     expect(preview.output).toMatch(/service-webhook-quota/);
     expect(preview.output).toMatch(/mandatory/);
     expect(preview.output).toMatch(/hook-10/);
-    expect(stage.callsSince(mark)).toBe(0);
+    expect(stages.current.callsSince(mark)).toBe(0);
   });
 
   it("stops a preview whose webhook host has no Domain in the stack, naming the webhook", async () => {
-    const project = await devStack(stage);
+    const project = await devStack(stages.current);
     const preview = await project.run(["preview", "--policy-pack", POLICY_PACK], { allowFailure: true });
     expect(preview.status).not.toBe(0);
     expect(preview.output).toMatch(/service-webhook-domain-in-stack/);

@@ -14,7 +14,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { expect } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { type Sandbox, type SeedInput, startSandbox } from "../../../sandbox/index";
 import { startDirectoryOrigin } from "../../helpers/directory-origin";
 import { HOOKS_TOKEN, HOST, SECRET, testSeed } from "../../helpers/fixtures";
@@ -151,4 +151,29 @@ export function expectNoSecretIn(
   for (const text of [...texts, ...printed]) {
     for (const secret of planted) expect(text).not.toContain(secret);
   }
+}
+
+/**
+ * One stage for a file's scenarios, with HOST registered. After each scenario its faults are disarmed and
+ * its webhooks deactivated (scenarios share the organization's quota of 10); after the file, nothing it
+ * printed or stored holds a planted secret. Read `.current` inside tests.
+ */
+export function useStage(tokens: readonly string[] = [HOOKS_TOKEN]): { readonly current: Stage } {
+  const holder = { current: undefined as unknown as Stage };
+  beforeAll(async () => {
+    holder.current = await startStage();
+    await holder.current.registerHost();
+  });
+  afterEach(async () => {
+    await holder.current.clearFaults();
+    for (const uuid of await holder.current.active()) {
+      await holder.current.api("POST", `/v2/webhooks/${uuid}/deactivate`);
+    }
+  });
+  afterAll(async () => {
+    if (!holder.current) return;
+    expectNoSecretIn([], holder.current, tokens);
+    await holder.current.close();
+  });
+  return holder;
 }
