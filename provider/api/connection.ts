@@ -32,12 +32,6 @@ function baseUrlProblem(value: string): string | undefined {
   return undefined;
 }
 
-/**
- * The local sandbox (`npx service-sandbox`) is the client's default target, so nothing reaches a real
- * account by accident; the sandbox listens there by default.
- */
-export const DEFAULT_BASE_URL = "http://127.0.0.1:8787";
-
 export const BaseUrl = z.string("must be an http(s) URL").superRefine((value, ctx) => {
   const problem = baseUrlProblem(value);
   if (problem) ctx.addIssue({ code: "custom", message: problem });

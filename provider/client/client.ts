@@ -25,7 +25,7 @@ import { ConfigurationError } from "../errors/base";
 import { isUnsupportedNode, nodeTooOld } from "../node-version";
 import { type ClientOptions, type ResolvedOptions, resolveOptions } from "./config";
 import { type RateLimiter, sharedLimiter } from "./limiter";
-import type { Page, PageRequest } from "./pagination";
+import type { Page, PageRequest } from "./pages";
 import { RequestPipeline } from "./pipeline";
 import * as Domains from "./resources/domains";
 import * as Health from "./resources/health";

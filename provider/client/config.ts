@@ -1,11 +1,7 @@
 import type { Dispatcher } from "undici";
 import { z } from "zod";
-import {
-  AcceptLanguage as AcceptLanguageSchema,
-  ApiVersionSchema,
-  BaseUrl,
-  DEFAULT_BASE_URL,
-} from "../api/connection";
+import { AcceptLanguage as AcceptLanguageSchema, ApiVersionSchema, BaseUrl } from "../api/connection";
+import { DEFAULT_BASE_URL } from "../api/default-base-url";
 import { DEFAULT_LANGUAGE } from "../api/languages";
 import { REQUESTS_PER_SECOND } from "../api/limits";
 import type { AcceptLanguage } from "../api/shapes";

@@ -1,4 +1,4 @@
-export { DEFAULT_BASE_URL } from "../api/connection";
+export { DEFAULT_BASE_URL } from "../api/default-base-url";
 export type {
   Domain,
   DomainRegistrationStart,
@@ -22,6 +22,6 @@ export * from "../errors/index";
 export { ServiceClient } from "./client";
 export { type ClientOptions, ENV, type ResolvedOptions } from "./config";
 export { type LimiterKey, LimiterRegistry, RateLimiter, SHARED_LIMITERS, sharedLimiter } from "./limiter";
-export type { Page, PageRequest } from "./pagination";
+export type { Page, PageRequest } from "./pages";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 export { type OptionProblem, RequestValidationError } from "./validation";
