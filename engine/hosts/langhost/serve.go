@@ -1,10 +1,12 @@
 // Package langhost holds what this repository's language-host stand-ins share: serving the engine's
 // LanguageRuntime protocol on a free port, the program's configuration as the SDKs read it, and code
-// generation of a package's SDK through Pulumi's own generators.
+// generation through Pulumi's own generators, of a package's SDK (`pulumi package gen-sdk`) and of the
+// program code that `pulumi import` prints.
 //
 // The real hosts for Python and Go live in modules of their own that the Go module proxy here refuses
 // (docs/engine.md), so these stand-ins do the part the tests and users need: run a program, report the
-// plugins its packages require, install its dependencies (Python), and generate an SDK.
+// plugins its packages require, install its dependencies (Python), generate an SDK and generate program
+// code. The rest (debugging, packing, `pulumi about` details) answers UNIMPLEMENTED.
 package langhost
 
 import (

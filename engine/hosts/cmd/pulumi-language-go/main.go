@@ -148,3 +148,9 @@ func stderrOf(err error) string {
 	}
 	return ""
 }
+
+func (h *host) GenerateProgram(
+	ctx context.Context, req *pulumirpc.GenerateProgramRequest,
+) (*pulumirpc.GenerateProgramResponse, error) {
+	return langhost.GenerateProgram(ctx, req, gogen.GenerateProgram)
+}

@@ -180,3 +180,9 @@ func (h *host) GeneratePackage(
 		return python.GeneratePackage(name, pkg, req.GetExtraFiles(), loader)
 	})
 }
+
+func (h *host) GenerateProgram(
+	ctx context.Context, req *pulumirpc.GenerateProgramRequest,
+) (*pulumirpc.GenerateProgramResponse, error) {
+	return langhost.GenerateProgram(ctx, req, python.GenerateProgram)
+}
