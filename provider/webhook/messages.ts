@@ -79,6 +79,13 @@ export function adoptMismatchError(uuid: string, problems: readonly string[]): L
   );
 }
 
+export function importNotFoundError(uuid: string): LifecycleError {
+  return new LifecycleError(
+    "import_not_found",
+    `Cannot import webhook ${uuid}: it is not an active webhook of the organization that the provider's credentials (service:token) belong to; deactivated webhooks cannot be reactivated. Check the uuid (the service's webhook_uuid) and the credentials, then run \`pulumi import\` again.`,
+  );
+}
+
 export function identicalPendingError(identity: WebhookIdentity): LifecycleError {
   return new LifecycleError(
     "identical_create_pending",

@@ -61,7 +61,7 @@ export async function diff(id: string, olds: ResourceProps, news: ResourceProps)
       key === "filters"
         ? !sameFilters(old.filters, value as WebhookInputs["filters"])
         : key === "secretKey"
-          ? !secretMatches(String(value), old.secretKeyHash)
+          ? !sameSecret(String(value), old, olds.secretKey)
           : key === "channel"
             ? old.channel !== (value ?? "default")
             : key === "apiVersion"
@@ -83,6 +83,17 @@ export async function diff(id: string, olds: ResourceProps, news: ResourceProps)
     replaces,
     deleteBeforeReplace: false,
   };
+}
+
+/**
+ * Whether `secret` is the webhook's secret as far as state can tell: its salted hash when state has one.
+ * A webhook adopted by `pulumi import` has none (the service never returns a secret): the secret given
+ * with its previous inputs, when the provider plugin hands those over, or else (right after the import)
+ * the one the program gives, taken on trust as `adoptWebhookUuid` does.
+ */
+function sameSecret(secret: string, old: WebhookState, previous: unknown): boolean {
+  if (old.secretKeyHash !== undefined) return secretMatches(secret, old.secretKeyHash);
+  return typeof previous !== "string" || previous === secret;
 }
 
 /** Whether the credentials that would be used now differ from those recorded (stack config included). */
