@@ -1,9 +1,11 @@
 /**
- * What the engine sends that `@pulumi/pulumi/provider`'s server drops. Its `main` builds the gRPC service
- * itself and hands a provider only some of each request: Configure's variables (the provider's
- * configuration, `service:token` and the rest) reach no provider method at all, and Diff's stored inputs
- * are left out. This module hooks the service `main` registers, once, to read those two before the
- * server's own handlers run; everything else is the SDK's.
+ * What the engine sends that `@pulumi/pulumi/provider`'s server (3.270) drops or cannot take. Its `main`
+ * builds the gRPC service itself and hands a provider only some of each request: Configure's variables
+ * (the provider's configuration, `service:token` and the rest) reach no provider method at all, and Diff's
+ * stored inputs are left out; and a Read without properties, which is what `pulumi import` sends, fails
+ * in the server before the provider is called ("Cannot read properties of undefined (reading
+ * 'toJavaScript')"). This module hooks the service `main` registers, once, to read those two and to give
+ * such a Read empty properties, before the server's own handlers run; everything else is the SDK's.
  */
 import { dirname } from "node:path";
 
@@ -13,6 +15,8 @@ interface Call {
     getUrn?(): string;
     getVariablesMap?(): { entries(): Iterable<[string, string]> };
     getOldInputs?(): { toJavaScript(): Record<string, unknown> } | undefined;
+    getProperties?(): unknown;
+    setProperties?(properties: unknown): void;
   };
 }
 type Handler = (call: Call, callback: (...args: unknown[]) => void) => unknown;
@@ -25,13 +29,17 @@ export interface RequestHooks {
   diffing(urn: string, oldInputs: Record<string, unknown> | undefined): () => void;
 }
 
-/** The grpc-js module that `@pulumi/pulumi/provider` loads: the one whose Server `main` creates. */
-function sdkGrpc(): { Server: { prototype: { addService(service: unknown, impl: object): void } } } {
+/** A module as `@pulumi/pulumi/provider` loads it (its own grpc-js and google-protobuf). */
+function fromSdk<T>(module: string): T {
   const sdk = dirname(require.resolve("@pulumi/pulumi/package.json"));
-  return require(require.resolve("@grpc/grpc-js", { paths: [sdk] }));
+  return require(require.resolve(module, { paths: [sdk] }));
 }
 
-/** The server's handlers, with `configure` and `diff` reading what the server would drop. */
+/** The grpc-js module whose Server `main` creates. */
+const sdkGrpc = () =>
+  fromSdk<{ Server: { prototype: { addService(service: unknown, impl: object): void } } }>("@grpc/grpc-js");
+
+/** The server's handlers, with `configure` and `diff` reading what it would drop, and `read` fit for an import. */
 function hooked(server: Record<string, Handler>, hooks: RequestHooks): object {
   const handlers = Object.create(server) as Record<string, Handler>;
   handlers.configure = (call, callback) => {
@@ -42,6 +50,13 @@ function hooked(server: Record<string, Handler>, hooks: RequestHooks): object {
       return;
     }
     return server.configure!.call(server, call, callback);
+  };
+  handlers.read = (call, callback) => {
+    if (call.request.getProperties?.() === undefined) {
+      const { Struct } = fromSdk<{ Struct: new () => unknown }>("google-protobuf/google/protobuf/struct_pb");
+      call.request.setProperties?.(new Struct());
+    }
+    return server.read!.call(server, call, callback);
   };
   handlers.diff = (call, callback) => {
     const done = hooks.diffing(call.request.getUrn?.() ?? "", call.request.getOldInputs?.()?.toJavaScript());

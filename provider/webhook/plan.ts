@@ -12,6 +12,7 @@ import { secretMatches } from "../lifecycle-kit/secret-hash";
 import { containsUnknown, UNKNOWN } from "../lifecycle-kit/unknowns";
 import type { ResourceProps } from "../resource-lifecycle";
 import { claim, notePending } from "./claims";
+import { MISSING_SECRET_KEY } from "./messages";
 import {
   identityOf,
   isPending,
@@ -38,7 +39,11 @@ export async function check(
     );
     return { inputs: { ...news, ...result.inputs }, failures: result.failures };
   }
-  return checkInputs(webhookInputsSchema(isApiVersion(version) ? version : "2.0"), news);
+  const result = checkInputs(webhookInputsSchema(isApiVersion(version) ? version : "2.0"), news);
+  if (news.secretKey !== undefined) return result;
+  // Missing, as in the inputs `pulumi import` reads back: say what to give, not just that it is missing.
+  const failures = result.failures.filter((f) => f.property !== "secretKey");
+  return { ...result, failures: [...failures, { property: "secretKey", reason: MISSING_SECRET_KEY }] };
 }
 
 const REPLACING = ["endpoint", "channel", "apiVersion", "filters", "secretKey"] as const;

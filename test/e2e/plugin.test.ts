@@ -7,12 +7,13 @@
  * resource; nothing printed or stored holds a planted secret.
  */
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import * as registry from "../../provider/registry";
+import { builtPulumi } from "../../scripts/pulumi-engine.mts";
 import { type Consumer, createConsumer } from "../helpers/consumer";
 import { HOST, SECRET } from "../helpers/fixtures";
-import { type Checkpoint, describeUnderEngine, type StateResource, webhooksIn } from "./helpers/engine";
+import { type Checkpoint, describeUnderEngine, webhooksIn } from "./helpers/engine";
 import { devStack, expectNoSecretIn, expectOneActivePerResource, useStage } from "./helpers/stage";
 
 const root = join(__dirname, "../..");
@@ -31,8 +32,9 @@ const isEncrypted = (value: unknown) =>
   "ciphertext" in value;
 
 describeUnderEngine("the provider plugin under the real engine, from a packed install", () => {
-  const stages = useStage();
   let consumer: Consumer;
+  // Installed before the sandbox starts (useStage): npm runs synchronously here, and a sandbox left
+  // unanswering that long drops the connections its callers keep alive.
   beforeAll(() => {
     consumer = createConsumer(root);
     for (const file of ["Pulumi.yaml", "index.ts", "tsconfig.json"]) {
@@ -42,6 +44,7 @@ describeUnderEngine("the provider plugin under the real engine, from a packed in
   afterAll(() => {
     if (consumer) rmSync(consumer.dir, { recursive: true, force: true });
   });
+  const stages = useStage();
 
   it("goes up with a Domain and two Webhooks, previews with no API call, refreshes and is destroyed", async () => {
     const stage = stages.current;
@@ -83,6 +86,93 @@ describeUnderEngine("the provider plugin under the real engine, from a packed in
     await project.run(["destroy", "--yes"]);
     expect(await stage.active()).toEqual([]);
     expectNoSecretIn([project.checkpointFile("service-plugin-e2e", "domain")], stage);
+  });
+
+  it("imports a webhook created out of band and a registered domain, previews clean, and notices a rotated secret", async () => {
+    const stage = stages.current;
+    const created = await stage.api("POST", "/v2/webhooks", {
+      body: {
+        endpoint: { type: "url", value: `https://${HOST}/service/events` },
+        secret_key: SECRET,
+        channel: "orders",
+        filters: [{ key: "activity.name", value: "authentication" }],
+      },
+    });
+    const uuid = created.json.webhook_uuid as string;
+    const project = await devStack(stage, { adoptDomain: "true" }, { at: consumer.dir, stack: "imported" });
+
+    const imported = await project.run(["import", "service:index:Webhook", "orders", uuid, "--yes"], {
+      allowFailure: true,
+    });
+    console.log(imported.output);
+    const domain = await project.run(["import", "service:index:DomainVerification", "hooks", HOST, "--yes"], {
+      allowFailure: true,
+    });
+    console.log(domain.output);
+    const [webhook] = webhooksIn(await project.exported());
+    expect(webhook?.id).toBe(uuid);
+
+    const mark = stage.mark();
+    await project.run(["preview", "--expect-no-changes"]);
+    expect(stage.callsSince(mark)).toBe(0);
+    await project.run(["up", "--yes"]);
+    await project.run(["preview", "--expect-no-changes"]);
+    expect(await stage.active()).toEqual([uuid]);
+    await expectOneActivePerResource(stage, [project]);
+
+    // The secret the program gave was recorded with the inputs: a new one replaces the webhook.
+    await project.config("webhookSecret", `${SECRET}-rotated`, true);
+    const rotated = await project.run(["preview", "--diff"]);
+    expect(rotated.output).toMatch(/\+-\s*service:index:Webhook: \(replace\)[\s\S]*secretKey/);
+    await project.config("webhookSecret", SECRET, true);
+
+    await project.run(["destroy", "--yes"]);
+    expect(await stage.active()).toEqual([]);
+    // The imported domain was destroyed with the stack: register it again for the scenarios after this.
+    await stage.registerHost();
+  });
+
+  it("keeps a create whose answer was lost, and the next up creates exactly one", async () => {
+    const stage = stages.current;
+    const project = await devStack(stage, {}, { at: consumer.dir, stack: "lost", env: RECONCILE });
+    stage.sandbox.addFault({ method: "POST", path: "/v2/webhooks", status: 503 });
+    const failed = await project.run(["up", "--yes"], { allowFailure: true });
+    expect(failed.status).not.toBe(0);
+    expect(failed.output).toMatch(/orders/);
+    expect(failed.output).toMatch(/run `pulumi up` again/i);
+    expect(failed.output).not.toMatch(/\[REDACTED\]/);
+
+    const [kept] = webhooksIn(await project.exported());
+    expect(kept?.initErrors?.length).toBeGreaterThan(0);
+    expect(await stage.active()).toEqual([]);
+
+    await project.run(["up", "--yes"]);
+    expect(await stage.active()).toHaveLength(1);
+    expect(webhooksIn(await project.exported())[0]?.initErrors ?? []).toEqual([]);
+    await project.run(["preview", "--expect-no-changes"]);
+    await expectOneActivePerResource(stage, [project]);
+    await project.run(["destroy", "--yes"]);
+    expect(await stage.active()).toEqual([]);
+  });
+
+  it("is found as pulumi-resource-service on PATH by a project that does not list it", async () => {
+    const stage = stages.current;
+    const dir = join(consumer.dir, "ambient");
+    mkdirSync(dir);
+    for (const file of ["index.ts", "tsconfig.json"]) cpSync(join(PROGRAM, file), join(dir, file));
+    writeFileSync(join(dir, "Pulumi.yaml"), "name: service-plugin-ambient\nruntime: nodejs\n");
+    const bin = join(consumer.dir, "node_modules/.bin");
+    const cli = builtPulumi() ?? "pulumi";
+    const PATH = [bin, dirname(cli), process.env.PATH].join(delimiter);
+    const project = await devStack(stage, {}, { at: dir, stack: "ambient", env: { PATH } });
+    const up = await project.run(["up", "--yes"]);
+    expect(up.output).toContain(
+      `using pulumi-resource-service from $PATH at ${join(bin, "pulumi-resource-service")}`,
+    );
+    await expectOneActivePerResource(stage, [project]);
+    await project.run(["preview", "--expect-no-changes"]);
+    await project.run(["destroy", "--yes"]);
+    expect(await stage.active()).toEqual([]);
   });
 });
 

@@ -2,7 +2,8 @@
 // in any language does through its generated SDK. Shaped by stack configuration:
 // - host, filesDir (required), webhookSecret (secret, required);
 // - webhooks: a list of { name, channel?, kind? } (default: one named "orders");
-// - domain: true to verify host with the plugin's Domain component, its file written into filesDir.
+// - domain: true to verify host with the plugin's Domain component, its file written into filesDir;
+// - adoptDomain: true to declare host's DomainVerification with adopt: true (host is registered already).
 import * as pulumi from "@pulumi/pulumi";
 
 const config = new pulumi.Config();
@@ -28,9 +29,23 @@ class Domain extends pulumi.ComponentResource {
   }
 }
 
+/** The plugin's DomainVerification (`service:index:DomainVerification`): the registered domain. */
+class DomainVerification extends pulumi.CustomResource {
+  constructor(name: string, props: pulumi.Inputs) {
+    super("service:index:DomainVerification", name, { ...props, domainUuid: undefined });
+  }
+}
+
+/** The domain resources the webhooks depend on: created after them, and deleted before them. */
+const domains: pulumi.Resource[] = [];
+if (config.getBoolean("adoptDomain")) {
+  domains.push(new DomainVerification("hooks", { domainName: host, adopt: true }));
+}
+
 const domain = config.getBoolean("domain")
   ? new Domain("hooks", { domainName: host, publishDirectory: config.require("filesDir"), timeout: 30 })
   : undefined;
+if (domain) domains.push(domain);
 
 const webhooks = hooks.map(
   (hook) =>
@@ -42,7 +57,7 @@ const webhooks = hooks.map(
         channel: hook.channel ?? hook.name,
         filters: [{ key: "activity.name", value: hook.kind ?? "authentication" }],
       },
-      { dependsOn: domain ? [domain] : [] },
+      { dependsOn: domains },
     ),
 );
 
