@@ -14,7 +14,13 @@ import { builtPulumi } from "../../scripts/pulumi-engine.mts";
 import { type Consumer, createConsumer } from "../helpers/consumer";
 import { HOST, SECRET } from "../helpers/fixtures";
 import { type Checkpoint, describeUnderEngine, webhooksIn } from "./helpers/engine";
-import { devStack, expectNoSecretIn, expectOneActivePerResource, useStage } from "./helpers/stage";
+import {
+  devStack,
+  expectLostCreateSettled,
+  expectNoSecretIn,
+  expectOneActivePerResource,
+  useStage,
+} from "./helpers/stage";
 
 const root = join(__dirname, "../..");
 const PROGRAM = join(__dirname, "plugin-program");
@@ -90,15 +96,7 @@ describeUnderEngine("the provider plugin under the real engine, from a packed in
 
   it("imports a webhook created out of band and a registered domain, previews clean, and notices a rotated secret", async () => {
     const stage = stages.current;
-    const created = await stage.api("POST", "/v2/webhooks", {
-      body: {
-        endpoint: { type: "url", value: `https://${HOST}/service/events` },
-        secret_key: SECRET,
-        channel: "orders",
-        filters: [{ key: "activity.name", value: "authentication" }],
-      },
-    });
-    const uuid = created.json.webhook_uuid as string;
+    const uuid = await stage.webhookMadeByHand();
     const project = await devStack(stage, { adoptDomain: "true" }, { at: consumer.dir, stack: "imported" });
 
     const imported = await project.run(["import", "service:index:Webhook", "orders", uuid, "--yes"], {
@@ -135,20 +133,7 @@ describeUnderEngine("the provider plugin under the real engine, from a packed in
   it("keeps a create whose answer was lost, and the next up creates exactly one", async () => {
     const stage = stages.current;
     const project = await devStack(stage, {}, { at: consumer.dir, stack: "lost", env: RECONCILE });
-    stage.sandbox.addFault({ method: "POST", path: "/v2/webhooks", status: 503 });
-    const failed = await project.run(["up", "--yes"], { allowFailure: true });
-    expect(failed.status).not.toBe(0);
-    expect(failed.output).toMatch(/orders/);
-    expect(failed.output).toMatch(/run `pulumi up` again/i);
-    expect(failed.output).not.toMatch(/\[REDACTED\]/);
-
-    const [kept] = webhooksIn(await project.exported());
-    expect(kept?.initErrors?.length).toBeGreaterThan(0);
-    expect(await stage.active()).toEqual([]);
-
-    await project.run(["up", "--yes"]);
-    expect(await stage.active()).toHaveLength(1);
-    expect(webhooksIn(await project.exported())[0]?.initErrors ?? []).toEqual([]);
+    await expectLostCreateSettled(stage, project);
     await project.run(["preview", "--expect-no-changes"]);
     await expectOneActivePerResource(stage, [project]);
     await project.run(["destroy", "--yes"]);
