@@ -6,15 +6,16 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ConstructResult } from "@pulumi/pulumi/provider";
+import { z } from "zod";
 import { buildDomain, type DomainArgs, type DomainSteps } from "../domain/component";
 import { DOMAIN_COMPONENT_TYPE, domainRegistration, domainVerification } from "../domain/declaration";
-import { RegistrationOutputs, VerificationOutputs } from "../domain/schema";
+import { RegistrationOutputs, VerificationInputs, VerificationOutputs } from "../domain/schema";
 import { verificationFile } from "../publishers/declaration";
 import type { Publisher } from "../publishers/publisher";
 import { pluginResource } from "./plugin-resources";
 
 /** The inputs of the plugin's Domain: a Domain's, with a folder to publish into instead of a publisher. */
-export interface DomainComponentArgs extends Omit<DomainArgs, "publish" | "adopt"> {
+interface DomainComponentArgs extends Omit<DomainArgs, "publish" | "adopt"> {
   /**
    * The folder that something serves as https://<domainName>/: the verification file is written into it
    * (required unless adopt is true).
@@ -23,6 +24,22 @@ export interface DomainComponentArgs extends Omit<DomainArgs, "publish" | "adopt
   /** Take over a domain that is already registered: nothing is published and nothing is finished. */
   readonly adopt?: boolean;
 }
+
+/** What the plugin's Domain accepts: its steps' members, and the folder to publish into. */
+export const DomainComponentInputs = VerificationInputs.pick({
+  domainName: true,
+  timeout: true,
+  adopt: true,
+  connection: true,
+  acceptLanguage: true,
+}).extend({ publishDirectory: z.string().min(1, "must not be empty").optional() });
+
+/** What the plugin's Domain outputs: its verification's, and the registration's URL. */
+export const DomainComponentOutputs = VerificationOutputs.pick({
+  domainName: true,
+  domainUuid: true,
+  status: true,
+}).extend({ url: z.string().optional() });
 
 /** The plugin's resources for a Domain's steps. */
 const PLUGIN_STEPS: DomainSteps<ReturnType<typeof registrationStep>, ReturnType<typeof verificationStep>> = {

@@ -40,12 +40,12 @@ export function serviceProvider(extras: EngineExtras): provider.Provider {
   return {
     version,
     getSchema: async () => packageFile("schema.json"),
-    check: (urn, olds, news) => resourceOf(urn).check(olds, news),
-    diff: (id, urn, olds, news) => resourceOf(urn).diff(id, olds, news, extras.oldInputs(urn)),
-    create: (urn, inputs) => resourceOf(urn).create(inputs),
-    read: (id, urn, props) => resourceOf(urn).read(id, props ?? {}),
-    update: (id, urn, olds, news) => resourceOf(urn).update(id, olds, news),
-    delete: (id, urn, props) => resourceOf(urn).delete(id, props),
+    check: async (urn, olds, news) => resourceOf(urn).check(olds, news),
+    diff: async (id, urn, olds, news) => resourceOf(urn).diff(id, olds, news, extras.oldInputs(urn)),
+    create: async (urn, inputs) => resourceOf(urn).create(inputs),
+    read: async (id, urn, props) => resourceOf(urn).read(id, props ?? {}),
+    update: async (id, urn, olds, news) => resourceOf(urn).update(id, olds, news),
+    delete: async (id, urn, props) => resourceOf(urn).delete(id, props),
     construct: async (name, type, inputs, opts: pulumi.ComponentResourceOptions) => {
       if (type !== DOMAIN_COMPONENT_TYPE) {
         throw new Error(
