@@ -1,8 +1,9 @@
 /**
  * How a resource type is declared, once, in its own folder: the name its lifecycle is served under, its
- * type token, the lifecycle itself and what the policy pack recognises it as. registry.ts lists the
- * declarations; the runtime contract, the stored provider's key, the resource classes' type tokens and
- * the policy pack's tokens all read them from there.
+ * type tokens, the lifecycle itself, which of its properties are secrets and what the policy pack
+ * recognises it as. registry.ts lists the declarations; the runtime contract, the stored provider's key,
+ * the resource classes' type tokens, the provider plugin, its schema and the policy pack's tokens all
+ * read them from there.
  */
 import type { ResourceLifecycle } from "./resource-lifecycle";
 
@@ -11,6 +12,29 @@ import type { ResourceLifecycle } from "./resource-lifecycle";
  * Renaming it would replace every resource of this package in every stack.
  */
 export const DYNAMIC_MODULE = "service";
+
+/**
+ * The provider plugin's package name: the first part of its type tokens (`service:index:Webhook`) and of
+ * its configuration keys (`service:token`). Renaming it would replace every plugin resource in every stack.
+ */
+export const PLUGIN_PACKAGE = "service";
+
+/** The provider plugin's type token for `type`, such as `service:index:Webhook`. */
+export function pluginToken(type: string): string {
+  return `${PLUGIN_PACKAGE}:index:${type}`;
+}
+
+/**
+ * The properties of a resource that hold secrets or are derived from them. Both front doors mark them
+ * secret: the dynamic resource classes through `additionalSecretOutputs` and secret inputs, the provider
+ * plugin by answering them as secrets; the schema marks them `secret: true`.
+ */
+export interface SecretProperties {
+  /** Inputs that are secrets, such as a webhook's `secretKey`. */
+  readonly inputs: readonly string[];
+  /** Outputs that are secrets or derived from one, such as a salted hash of a secret. */
+  readonly outputs: readonly string[];
+}
 
 /** What the policy pack reads a resource as: a Webhook, or one step of a Domain (it carries `domainName`). */
 export type PolicyRole = "webhook" | "domainStep";
@@ -26,6 +50,8 @@ export interface ResourceDeclaration<Key extends string> {
   readonly type: string;
   /** What the policy pack reads the resource as; absent when no policy looks at it. */
   readonly policy?: PolicyRole;
+  /** Which inputs and outputs are secrets. */
+  readonly secrets: SecretProperties;
   /** The six methods, each loading its module when first called (see lazy-lifecycle.ts). */
   readonly lifecycle: ResourceLifecycle;
 }
@@ -36,16 +62,28 @@ export interface DeclaredResource<Key extends string = string> extends ResourceL
   readonly key: Key;
   /** The type in its type token, such as `Webhook`. */
   readonly type: string;
-  /** Its full type token, as the engine and the policies see it. */
+  /** Its dynamic resource's full type token, as the engine and the policies see it. */
   readonly token: string;
+  /** Its type token as the provider plugin serves it, such as `service:index:Webhook`. */
+  readonly pluginToken: string;
+  /** Which inputs and outputs are secrets. */
+  readonly secrets: SecretProperties;
   /** What the policy pack reads it as, or undefined. */
   readonly policy: PolicyRole | undefined;
 }
 
-/** The declared resource for `declaration`: its lifecycle's methods, its key, type, token and policy role. */
+/** The declared resource for `declaration`: its lifecycle's methods, key, type, tokens, secrets and policy role. */
 export function declareResource<Key extends string>(
   declaration: ResourceDeclaration<Key>,
 ): DeclaredResource<Key> {
-  const { key, type, policy, lifecycle } = declaration;
-  return { ...lifecycle, key, type, token: `pulumi-nodejs:dynamic/${DYNAMIC_MODULE}:${type}`, policy };
+  const { key, type, policy, secrets, lifecycle } = declaration;
+  return {
+    ...lifecycle,
+    key,
+    type,
+    token: `pulumi-nodejs:dynamic/${DYNAMIC_MODULE}:${type}`,
+    pluginToken: pluginToken(type),
+    secrets,
+    policy,
+  };
 }

@@ -18,7 +18,7 @@ assertSupportedNode();
 (require("node:module") as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 export * from "./registry";
-export type { DeclaredResource, PolicyRole } from "./resource-declaration";
+export type { DeclaredResource, PolicyRole, SecretProperties } from "./resource-declaration";
 export type { ResourceLifecycle, ResourceProps } from "./resource-lifecycle";
 export type { ConfigSource };
 

@@ -17,7 +17,7 @@ const bundle = join(dist, "runtime");
 const stamp = join(dist, ".build-stamp");
 
 /** What the build reads: the folders tsconfig.build.json includes, and the settings that shape the output. */
-const SOURCE_DIRS = ["provider", "sandbox", "bench", "quickstart", "test/helpers"];
+const SOURCE_DIRS = ["provider", "sandbox", "bench", "quickstart", "codegen", "test/helpers"];
 const SETTINGS = [
   "tsconfig.base.json",
   "tsconfig.build.json",

@@ -2,7 +2,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ACTIVE_WEBHOOKS } from "../provider/api/limits";
-import { type Analyzer, probeStacks, secret, startAnalyzer, webhook } from "./helpers/analyzer";
+import {
+  type Analyzer,
+  probeStacks,
+  secret,
+  startAnalyzer,
+  throughPlugin,
+  webhook,
+  withPluginTokens,
+} from "./helpers/analyzer";
 import { HOOKS_TOKEN, SECRET } from "./helpers/fixtures";
 
 const PACK_DIR = join(process.cwd(), "policy-pack");
@@ -70,6 +78,16 @@ describe("the shipped policy pack, over gRPC", () => {
     ]);
 
     expect(await pack.analyzeStack(probeStacks.clean)).toEqual([]);
+  });
+
+  it("reads the provider plugin's resources (service:index:*) as it reads the dynamic ones", async () => {
+    for (const stack of Object.keys(probeStacks) as (keyof typeof probeStacks)[]) {
+      const seen = (diagnostics: Awaited<ReturnType<Analyzer["analyzeStack"]>>) =>
+        diagnostics.map((d) => [d.policyName, withPluginTokens(d.message), withPluginTokens(d.urn)]);
+      const dynamic = seen(await pack.analyzeStack(probeStacks[stack]));
+      expect(seen(await pack.analyzeStack(throughPlugin(probeStacks[stack]))), stack).toEqual(dynamic);
+      if (stack !== "clean") expect(dynamic.length, stack).toBeGreaterThan(0);
+    }
   });
 
   it("never shows a secret it was sent, in a diagnostic or on its output", async () => {

@@ -56,8 +56,13 @@ describe("the runtime bundle, as the dynamic-provider host loads it", () => {
 });
 
 describe("the policy pack's type tokens, read from the registry", () => {
-  it("reads the Webhook as a webhook and both domain steps as steps, nothing else", () => {
-    expect(WEBHOOK_TYPES).toEqual([RELEASED.webhook]);
-    expect([...DOMAIN_STEP_TYPES].sort()).toEqual([RELEASED.domainRegistration, RELEASED.domainVerification]);
+  it("reads the Webhook as a webhook and both domain steps as steps, dynamic or the plugin's, nothing else", () => {
+    expect(WEBHOOK_TYPES).toEqual([RELEASED.webhook, "service:index:Webhook"]);
+    expect([...DOMAIN_STEP_TYPES].sort()).toEqual([
+      RELEASED.domainRegistration,
+      RELEASED.domainVerification,
+      "service:index:DomainRegistration",
+      "service:index:DomainVerification",
+    ]);
   });
 });

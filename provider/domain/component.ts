@@ -2,7 +2,12 @@ import * as pulumi from "@pulumi/pulumi";
 import type { AcceptLanguage, ConnectionInput } from "../api/shapes";
 import type { Publisher } from "../publishers/publisher";
 import { DOMAIN_COMPONENT_TYPE } from "./declaration";
-import { DomainRegistration, DomainVerification } from "./resource";
+import {
+  DomainRegistration,
+  type DomainRegistrationArgs,
+  DomainVerification,
+  type DomainVerificationArgs,
+} from "./resource";
 
 /** Inputs of the Domain component. */
 export interface DomainArgs {
@@ -33,6 +38,111 @@ function stepOptions(opts: pulumi.ComponentResourceOptions): pulumi.CustomResour
   };
 }
 
+/** What a Domain reads from its first step: where and what to publish. */
+export type RegistrationStep = pulumi.CustomResource &
+  Pick<DomainRegistration, "url" | "verifier" | "key" | "registerToken" | "expiresAt">;
+/** What a Domain reads from its last step: the registered domain. */
+export type VerificationStep = pulumi.CustomResource &
+  Pick<DomainVerification, "domainName" | "domainUuid" | "status">;
+
+/**
+ * How a Domain makes its two steps: as the dynamic resources in a TypeScript program, as the provider
+ * plugin's own resources when the plugin constructs the component for a program in another language.
+ */
+export interface DomainSteps<R extends RegistrationStep, V extends VerificationStep> {
+  /** Makes the start step. */
+  registration(name: string, args: DomainRegistrationArgs, opts: pulumi.CustomResourceOptions): R;
+  /** Makes the finish step. */
+  verification(name: string, args: DomainVerificationArgs, opts: pulumi.CustomResourceOptions): V;
+}
+
+/** A Domain's steps and outputs, as buildDomain made them. */
+export interface DomainParts<R extends RegistrationStep, V extends VerificationStep> {
+  /** The start step; undefined for an adopted domain. */
+  readonly registration: R | undefined;
+  /** The finish step, which stands for the registered domain. */
+  readonly verification: V;
+  /** The outputs for the component to register. */
+  readonly outputs: {
+    readonly domainName: pulumi.Output<string>;
+    readonly domainUuid: pulumi.Output<string>;
+    readonly url: pulumi.Output<string | undefined>;
+    readonly status: pulumi.Output<"registered" | "adopted">;
+  };
+}
+
+/**
+ * Makes a Domain's children under `component`: a registration (start), whatever `publish` returns for the
+ * verification file, then a verification (finish) that depends on it; or, to adopt, the verification
+ * alone. Returns them with the outputs that the component then registers.
+ */
+export function buildDomain<R extends RegistrationStep, V extends VerificationStep>(
+  component: pulumi.ComponentResource,
+  name: string,
+  args: DomainArgs,
+  opts: pulumi.ComponentResourceOptions,
+  make: DomainSteps<R, V>,
+): DomainParts<R, V> {
+  const common = { connection: args.connection, acceptLanguage: args.acceptLanguage };
+  const steps = { parent: component, ...stepOptions(opts) };
+  let registration: R | undefined;
+  let verification: V;
+  let url: pulumi.Output<string | undefined>;
+  if (args.adopt) {
+    verification = make.verification(
+      `${name}-verification`,
+      { domainName: args.domainName, adopt: true, timeout: args.timeout, ...common },
+      { ...steps, dependsOn: opts.dependsOn },
+    );
+    url = pulumi.output(undefined);
+  } else {
+    if (!args.publish) {
+      throw new pulumi.InputPropertyError({
+        propertyPath: "publish",
+        reason: "is required unless adopt is true: pass s3Publisher({ bucket }) or directoryPublisher(dir)",
+      });
+    }
+    registration = make.registration(
+      `${name}-registration`,
+      { domainName: args.domainName, ...common },
+      { ...steps, dependsOn: opts.dependsOn },
+    );
+    const published = [
+      args.publish(
+        { key: registration.key, content: registration.registerToken, contentType: "text/plain" },
+        { name: `${name}-verification-file`, parent: component, resourceOptions: steps },
+      ),
+    ].flat();
+    verification = make.verification(
+      `${name}-verification`,
+      {
+        domainName: args.domainName,
+        verifier: registration.verifier,
+        url: registration.url,
+        registerToken: registration.registerToken,
+        expiresAt: registration.expiresAt,
+        timeout: args.timeout,
+        ...common,
+      },
+      { ...steps, dependsOn: published },
+    );
+    url = registration.url;
+  }
+  const outputs = {
+    domainName: verification.domainName,
+    domainUuid: verification.domainUuid,
+    url,
+    status: verification.status,
+  };
+  return { registration, verification, outputs };
+}
+
+/** The dynamic resources, which a TypeScript program's Domain makes. */
+const DYNAMIC_STEPS: DomainSteps<DomainRegistration, DomainVerification> = {
+  registration: (name, args, opts) => new DomainRegistration(name, args, opts),
+  verification: (name, args, opts) => new DomainVerification(name, args, opts),
+};
+
 /**
  * A webhook domain, verified as code: a DomainRegistration (start), whatever `publish` returns for the
  * verification file, then a DomainVerification (finish) that depends on it. Webhooks on the domain
@@ -55,61 +165,23 @@ export class Domain extends pulumi.ComponentResource {
   /** The finish step, which stands for the registered domain. */
   readonly verification: DomainVerification;
 
+  /**
+   * @param name - The component's name: its identity in the stack, and the prefix of its children's.
+   * @param args - The hostname, and how to publish its verification file (or `adopt`).
+   * @param opts - Resource options (see the class description for those its children inherit).
+   */
   constructor(name: string, args: DomainArgs, opts: pulumi.ComponentResourceOptions = {}) {
     // domainName is recorded on the component too, so that policies and `pulumi stack` can see it.
     super(DOMAIN_COMPONENT_TYPE, name, { domainName: args.domainName }, opts);
-    const common = { connection: args.connection, acceptLanguage: args.acceptLanguage };
-    const steps = { parent: this, ...stepOptions(opts) };
-    if (args.adopt) {
-      this.registration = undefined;
-      this.verification = new DomainVerification(
-        `${name}-verification`,
-        { domainName: args.domainName, adopt: true, timeout: args.timeout, ...common },
-        { ...steps, dependsOn: opts.dependsOn },
-      );
-      this.url = pulumi.output(undefined);
-    } else {
-      if (!args.publish) {
-        throw new pulumi.InputPropertyError({
-          propertyPath: "publish",
-          reason: "is required unless adopt is true: pass s3Publisher({ bucket }) or directoryPublisher(dir)",
-        });
-      }
-      const registration = new DomainRegistration(
-        `${name}-registration`,
-        { domainName: args.domainName, ...common },
-        { ...steps, dependsOn: opts.dependsOn },
-      );
-      const published = [
-        args.publish(
-          { key: registration.key, content: registration.registerToken, contentType: "text/plain" },
-          { name: `${name}-verification-file`, parent: this, resourceOptions: steps },
-        ),
-      ].flat();
-      this.registration = registration;
-      this.verification = new DomainVerification(
-        `${name}-verification`,
-        {
-          domainName: args.domainName,
-          verifier: registration.verifier,
-          url: registration.url,
-          registerToken: registration.registerToken,
-          expiresAt: registration.expiresAt,
-          timeout: args.timeout,
-          ...common,
-        },
-        { ...steps, dependsOn: published },
-      );
-      this.url = registration.url;
-    }
-    this.domainName = this.verification.domainName;
-    this.domainUuid = this.verification.domainUuid;
-    this.status = this.verification.status;
-    this.registerOutputs({
+    const parts = buildDomain(this, name, args, opts, DYNAMIC_STEPS);
+    this.registration = parts.registration;
+    this.verification = parts.verification;
+    ({
       domainName: this.domainName,
       domainUuid: this.domainUuid,
       url: this.url,
       status: this.status,
-    });
+    } = parts.outputs);
+    this.registerOutputs(parts.outputs);
   }
 }

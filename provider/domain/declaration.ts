@@ -4,10 +4,13 @@
  * `domainVerification`.
  */
 import { lazyLifecycle } from "../lazy-lifecycle";
-import { declareResource } from "../resource-declaration";
+import { declareResource, pluginToken } from "../resource-declaration";
 
-/** The Domain component's type token; policies find a domain's steps below it. */
-export const DOMAIN_COMPONENT_TYPE = "service:index:Domain";
+/**
+ * The Domain component's type token, in a program and in the provider plugin alike; policies find a
+ * domain's steps below it.
+ */
+export const DOMAIN_COMPONENT_TYPE = pluginToken("Domain");
 
 /** DomainRegistration's lifecycle (start_registration). */
 export const domainRegistrationLifecycle = lazyLifecycle(
@@ -26,6 +29,7 @@ export const domainRegistration = declareResource({
   key: "domainRegistration",
   type: "DomainRegistration",
   policy: "domainStep",
+  secrets: { inputs: ["connection"], outputs: ["registerToken", "connection"] },
   lifecycle: domainRegistrationLifecycle,
 });
 
@@ -34,5 +38,6 @@ export const domainVerification = declareResource({
   key: "domainVerification",
   type: "DomainVerification",
   policy: "domainStep",
+  secrets: { inputs: ["registerToken", "connection"], outputs: ["connection", "credentialsHash"] },
   lifecycle: domainVerificationLifecycle,
 });

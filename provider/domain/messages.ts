@@ -92,6 +92,20 @@ export function notRegisteredForAdoptError(domainName: string): LifecycleError {
   );
 }
 
+export function importDomainNotFoundError(idOrName: string): LifecycleError {
+  return new LifecycleError(
+    "import_not_found",
+    `Cannot import domain ${idOrName}: no registered domain of the organization that the provider's credentials (service:token) belong to has that hostname or domain_uuid. Check the id and the credentials; a domain that is not registered yet is verified by declaring it in the program instead.`,
+  );
+}
+
+export function registrationImportError(id: string): LifecycleError {
+  return new LifecycleError(
+    "import_unsupported",
+    `Cannot import DomainRegistration ${id}: the service never returns a registration's verifier or register token, so there is nothing to read. To bring a registered domain under Pulumi, import its DomainVerification instead (\`pulumi import service:index:DomainVerification <name> <hostname>\`) and declare it with \`adopt: true\`.`,
+  );
+}
+
 export function domainCredentialsChangedError(domainName: string, organization: string): LifecycleError {
   return new LifecycleError(
     "credentials_changed",

@@ -5,7 +5,7 @@ import { AmbiguousRequestError } from "../errors/transport";
 import { clientFor } from "../lifecycle-kit/clients";
 import { withCommonMembers } from "../lifecycle-kit/common-members";
 import type { ResourceProps } from "../resource-lifecycle";
-import { startUnconfirmedError } from "./messages";
+import { registrationImportError, startUnconfirmedError } from "./messages";
 import { RegistrationInputs, RegistrationOutputs } from "./schema";
 import { registeredDomains } from "./wire";
 
@@ -43,6 +43,8 @@ export async function create(props: ResourceProps): Promise<{ id: string; outs: 
  * registration stays, expired or not.
  */
 export async function read(id: string, props: ResourceProps) {
+  // With no state, this is `pulumi import`, which a registration cannot support.
+  if (props.domainName === undefined) throw registrationImportError(id);
   const old = RegistrationOutputs.parse(props);
   const client = clientFor(old);
   const registered = (await registeredDomains(client)).some((d) => d.domainName === old.domainName);

@@ -4,7 +4,6 @@ import { DYNAMIC_MODULE } from "../resource-declaration";
 import { withSecretConnection, withSecretOutputs } from "../resource-options";
 import { StoredProvider } from "../stored-provider";
 import { domainRegistration, domainVerification } from "./declaration";
-import { REGISTRATION_SECRET_OUTPUTS, VERIFICATION_SECRET_OUTPUTS } from "./schema";
 
 /** The members every domain step takes; a change to them updates in place. */
 interface DomainStepArgs {
@@ -52,7 +51,7 @@ export class DomainRegistration extends pulumi.dynamic.Resource {
         registerToken: undefined,
         expiresAt: undefined,
       },
-      withSecretOutputs(opts, REGISTRATION_SECRET_OUTPUTS),
+      withSecretOutputs(opts, domainRegistration.secrets.outputs),
       DYNAMIC_MODULE,
       domainRegistration.type,
     );
@@ -104,7 +103,7 @@ export class DomainVerification extends pulumi.dynamic.Resource {
         status: undefined,
         createTime: undefined,
       },
-      withSecretOutputs(opts, VERIFICATION_SECRET_OUTPUTS),
+      withSecretOutputs(opts, domainVerification.secrets.outputs),
       DYNAMIC_MODULE,
       domainVerification.type,
     );

@@ -22,7 +22,6 @@ export const RegistrationOutputs = z.object({
   ...common,
 });
 export type RegistrationOutputs = z.output<typeof RegistrationOutputs>;
-export const REGISTRATION_SECRET_OUTPUTS = ["registerToken", "connection"] as const;
 
 const DEFAULT_TIMEOUT_SECONDS = 600;
 
@@ -60,4 +59,3 @@ export const VerificationOutputs = z.object({
   ...common,
 });
 export type VerificationOutputs = z.output<typeof VerificationOutputs>;
-export const VERIFICATION_SECRET_OUTPUTS = ["connection", "credentialsHash"] as const;

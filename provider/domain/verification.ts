@@ -18,6 +18,7 @@ import {
   finishBlockedError,
   finishFailedError,
   finishUnconfirmedError,
+  importDomainNotFoundError,
   notRegisteredForAdoptError,
   notServedError,
 } from "./messages";
@@ -146,10 +147,30 @@ async function finish(client: ServiceClient, domainName: string, verifier: strin
 const subject = (old: VerificationOutputs) => `the registered domain ${old.domainName} (${old.domainUuid})`;
 
 /**
- * Refresh: registered while the organization's domain listing has it. One that is missing is reported
- * gone only when the credentials in use could see it.
+ * `pulumi import service:index:DomainVerification <name> <id>`, where the id is the hostname or the
+ * domain_uuid of a registered domain: the domain, adopted, with the inputs that adopt it (`domainName` and
+ * `adopt: true`). Its id in state is the domain_uuid, as for a verified one.
  */
-export async function read(id: string, props: ResourceProps) {
+async function importDomain(idOrName: string) {
+  const client = clientFor({});
+  const found = (await registeredDomains(client, { fresh: true })).find(
+    (d) => d.domainUuid === idOrName || d.domainName === idOrName,
+  );
+  if (!found) throw importDomainNotFoundError(idOrName);
+  const inputs = { domainName: found.domainName, adopt: true };
+  const outs = outputsFor(found, VerificationInputs.parse(inputs), client, "adopted");
+  return { id: found.domainUuid, props: outs, inputs };
+}
+
+/**
+ * Refresh: registered while the organization's domain listing has it. One that is missing is reported
+ * gone only when the credentials in use could see it. With no state at all, this is `pulumi import`.
+ */
+export async function read(
+  id: string,
+  props: ResourceProps,
+): Promise<{ id: string; props: VerificationOutputs; inputs: ResourceProps } | Record<string, never>> {
+  if (props.domainName === undefined) return importDomain(id);
   const old = VerificationOutputs.parse(props);
   const client = clientFor(old);
   const found = (await registeredDomains(client)).find((d) => d.domainUuid === id);

@@ -48,7 +48,9 @@ export type LifecycleCode =
   | "verification_refused"
   | "finish_blocked"
   | "domain_in_use"
-  | "domain_not_registered";
+  | "domain_not_registered"
+  | "import_not_found"
+  | "import_unsupported";
 
 /**
  * The root of every error this package throws. `instanceof` is answered by a brand in the global symbol

@@ -15,17 +15,22 @@ import { VERSIONED_MEMBERS, type WebhookInputs, webhookInputsSchema } from "../w
  * Everything here is pure: no @pulumi/policy, no engine.
  */
 
-/** The type tokens of the declared resources that the policies read as `role`. */
+/**
+ * The type tokens of the declared resources that the policies read as `role`: each resource's dynamic
+ * token and the provider plugin's, so that a stack written with either front door gets the same checks.
+ */
 function tokensReadAs(role: PolicyRole): readonly string[] {
   const declared: readonly DeclaredResource[] = Object.values(registry);
-  return declared.filter((resource) => resource.policy === role).map((resource) => resource.token);
+  return declared
+    .filter((resource) => resource.policy === role)
+    .flatMap((resource) => [resource.token, resource.pluginToken]);
 }
 
 /** Type tokens of the resources read as a `Webhook`. */
 export const WEBHOOK_TYPES = tokensReadAs("webhook");
 /** Type token of the `Domain` component. */
 export const DOMAIN_TYPE = DOMAIN_COMPONENT_TYPE;
-/** Type tokens of the dynamic steps of a domain; each carries a `domainName` input. */
+/** Type tokens of the steps of a domain (dynamic and plugin); each carries a `domainName` input. */
 export const DOMAIN_STEP_TYPES = tokensReadAs("domainStep");
 
 /** A resource as an analyzer describes it, with plain values: unknown sentinels kept, secrets revealed. */

@@ -15,5 +15,7 @@ export const verificationFileLifecycle = lazyLifecycle(
 export const verificationFile = declareResource({
   key: "verificationFile",
   type: "VerificationFile",
+  // The file's content is the register token; state keeps only its salted hash.
+  secrets: { inputs: ["content"], outputs: ["contentHash"] },
   lifecycle: verificationFileLifecycle,
 });

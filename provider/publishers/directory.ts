@@ -30,7 +30,7 @@ export class VerificationFile extends pulumi.dynamic.Resource {
       fileProvider,
       name,
       { ...args, content: pulumi.secret(args.content), path: undefined, contentHash: undefined },
-      withSecretOutputs(opts, ["contentHash"]),
+      withSecretOutputs(opts, verificationFile.secrets.outputs),
       DYNAMIC_MODULE,
       verificationFile.type,
     );

@@ -6,7 +6,8 @@ import { hashSecret, secretMatches } from "../lifecycle-kit/secret-hash";
 import { containsUnknown } from "../lifecycle-kit/unknowns";
 import type { ResourceProps } from "../resource-lifecycle";
 
-const FileInputs = z.object({
+/** What a VerificationFile accepts. */
+export const FileInputs = z.object({
   directory: z.string().min(1, "must not be empty"),
   key: z
     .string()
@@ -18,7 +19,8 @@ const FileInputs = z.object({
   content: z.string(),
 });
 
-const FileOutputs = z.object({
+/** What a VerificationFile keeps in state. */
+export const FileOutputs = z.object({
   directory: z.string(),
   key: z.string(),
   path: z.string(),

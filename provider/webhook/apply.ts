@@ -10,9 +10,11 @@ import { clientFor } from "../lifecycle-kit/clients";
 import { withCommonMembers } from "../lifecycle-kit/common-members";
 import { forgetWebhooks } from "../lifecycle-kit/listings";
 import { confirmGone, recordedCredentials, sameCredentials } from "../lifecycle-kit/ownership";
+import { hashSecret } from "../lifecycle-kit/secret-hash";
 import type { ResourceProps } from "../resource-lifecycle";
 import { claim, clearPending, hasPending, isClaimed, notePending } from "./claims";
 import { createOnce, exclusively, owned, removePending, settle } from "./create";
+import { importWebhook, isImport } from "./import";
 import {
   adoptClaimedError,
   adoptMismatchError,
@@ -84,6 +86,10 @@ export async function update(
   return {
     outs: {
       ...withCommonMembers(current, news),
+      // An imported webhook's secret is recorded by its first update.
+      secretKeyHash:
+        current.secretKeyHash ??
+        (typeof news.secretKey === "string" ? hashSecret(news.secretKey) : undefined),
       credentialsHash: recordedCredentials(client, current.credentialsHash),
     },
   };
@@ -97,9 +103,11 @@ const pickCommon = (news: ResourceProps) => ({
 /**
  * Refresh. The webhook is there while it is in the active listing (one listing serves every webhook of
  * the credentials). One that is missing is reported gone only when the credentials in use could see it.
- * A pending webhook is settled if exactly one candidate appeared; otherwise it stays pending.
+ * A pending webhook is settled if exactly one candidate appeared; otherwise it stays pending. With no
+ * state at all, this is `pulumi import` of the webhook whose uuid is `id` (see import.ts).
  */
 export async function read(id: string, props: ResourceProps) {
+  if (isImport(props)) return importWebhook(id);
   const old = WebhookState.parse(props);
   const client = clientFor(old);
   if (isPending(old)) {

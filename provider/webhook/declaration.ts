@@ -16,5 +16,11 @@ export const webhook = declareResource({
   key: "webhook",
   type: "Webhook",
   policy: "webhook",
+  // The secret key is stored only as a salted hash, itself secret, as are the credentials' hash and the
+  // resource's own credentials.
+  secrets: {
+    inputs: ["secretKey", "connection"],
+    outputs: ["secretKeyHash", "connection", "credentialsHash"],
+  },
   lifecycle: webhookLifecycle,
 });

@@ -79,6 +79,17 @@ export function adoptMismatchError(uuid: string, problems: readonly string[]): L
   );
 }
 
+/** Why a Webhook without `secretKey` fails its check (the inputs that `pulumi import` reads back lack it). */
+export const MISSING_SECRET_KEY =
+  "is required: the key that signs the webhook's deliveries. The service never returns it, so a webhook adopted with `pulumi import` needs the key it was created with added to the program (as a secret).";
+
+export function importNotFoundError(uuid: string): LifecycleError {
+  return new LifecycleError(
+    "import_not_found",
+    `Cannot import webhook ${uuid}: it is not an active webhook of the organization that the provider's credentials (service:token) belong to; deactivated webhooks cannot be reactivated. Check the uuid (the service's webhook_uuid) and the credentials, then run \`pulumi import\` again.`,
+  );
+}
+
 export function identicalPendingError(identity: WebhookIdentity): LifecycleError {
   return new LifecycleError(
     "identical_create_pending",

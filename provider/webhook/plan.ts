@@ -12,6 +12,7 @@ import { secretMatches } from "../lifecycle-kit/secret-hash";
 import { containsUnknown, UNKNOWN } from "../lifecycle-kit/unknowns";
 import type { ResourceProps } from "../resource-lifecycle";
 import { claim, notePending } from "./claims";
+import { MISSING_SECRET_KEY } from "./messages";
 import {
   identityOf,
   isPending,
@@ -38,7 +39,11 @@ export async function check(
     );
     return { inputs: { ...news, ...result.inputs }, failures: result.failures };
   }
-  return checkInputs(webhookInputsSchema(isApiVersion(version) ? version : "2.0"), news);
+  const result = checkInputs(webhookInputsSchema(isApiVersion(version) ? version : "2.0"), news);
+  if (news.secretKey !== undefined) return result;
+  // Missing, as in the inputs `pulumi import` reads back: say what to give, not just that it is missing.
+  const failures = result.failures.filter((f) => f.property !== "secretKey");
+  return { ...result, failures: [...failures, { property: "secretKey", reason: MISSING_SECRET_KEY }] };
 }
 
 const REPLACING = ["endpoint", "channel", "apiVersion", "filters", "secretKey"] as const;
@@ -61,7 +66,7 @@ export async function diff(id: string, olds: ResourceProps, news: ResourceProps)
       key === "filters"
         ? !sameFilters(old.filters, value as WebhookInputs["filters"])
         : key === "secretKey"
-          ? !secretMatches(String(value), old.secretKeyHash)
+          ? !sameSecret(String(value), old, olds.secretKey)
           : key === "channel"
             ? old.channel !== (value ?? "default")
             : key === "apiVersion"
@@ -83,6 +88,17 @@ export async function diff(id: string, olds: ResourceProps, news: ResourceProps)
     replaces,
     deleteBeforeReplace: false,
   };
+}
+
+/**
+ * Whether `secret` is the webhook's secret as far as state can tell: its salted hash when state has one.
+ * A webhook adopted by `pulumi import` has none (the service never returns a secret): the secret given
+ * with its previous inputs, when the provider plugin hands those over, or else (right after the import)
+ * the one the program gives, taken on trust as `adoptWebhookUuid` does.
+ */
+function sameSecret(secret: string, old: WebhookState, previous: unknown): boolean {
+  if (old.secretKeyHash !== undefined) return secretMatches(secret, old.secretKeyHash);
+  return typeof previous !== "string" || previous === secret;
 }
 
 /** Whether the credentials that would be used now differ from those recorded (stack config included). */

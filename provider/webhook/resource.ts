@@ -5,7 +5,6 @@ import { DYNAMIC_MODULE } from "../resource-declaration";
 import { withSecretConnection, withSecretOutputs } from "../resource-options";
 import { StoredProvider } from "../stored-provider";
 import { webhook } from "./declaration";
-import { WEBHOOK_SECRET_OUTPUTS } from "./schema";
 
 /** One filter of a Webhook: a key and one value or several. */
 export interface WebhookFilter {
@@ -89,7 +88,7 @@ export class Webhook extends pulumi.dynamic.Resource {
         createTime: undefined,
         secretKeyHash: undefined,
       },
-      withSecretOutputs(opts, WEBHOOK_SECRET_OUTPUTS),
+      withSecretOutputs(opts, webhook.secrets.outputs),
       DYNAMIC_MODULE,
       webhook.type,
     );

@@ -48,8 +48,12 @@ export const WebhookState = z.object({
   owner: z.object({ organization: z.string(), username: z.string() }).optional(),
   createTime: z.string().optional(),
   apiVersion: ApiVersionSchema.default("2.0"),
-  /** A salted hash: enough to notice a rotated secret, useless for recovering it. */
-  secretKeyHash: z.string(),
+  /**
+   * A salted hash: enough to notice a rotated secret, useless for recovering it. Absent for a webhook
+   * adopted by `pulumi import`, whose secret the service never returns: the secret the program gives is
+   * then taken as the webhook's own (as `adoptWebhookUuid` does), and the next update records its hash.
+   */
+  secretKeyHash: z.string().optional(),
   acceptLanguage: AcceptLanguage.optional(),
   connection: ConnectionInput.optional(),
   adoptWebhookUuid: z.string().optional(),
@@ -95,6 +99,3 @@ export const sameIdentity = (a: WebhookIdentity, b: WebhookIdentity) =>
   a.endpoint === b.endpoint &&
   a.channel === b.channel &&
   JSON.stringify(a.filters) === JSON.stringify(b.filters);
-
-/** Outputs derived from secret inputs; the Webhook class marks them secret (additionalSecretOutputs). */
-export const WEBHOOK_SECRET_OUTPUTS = ["secretKeyHash", "connection", "credentialsHash"] as const;

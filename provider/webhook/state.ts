@@ -1,6 +1,6 @@
 /** How a Webhook's inputs, the service's answers and the stored state map onto each other. */
 
-import { isApiVersion } from "../api/versions";
+import { type ApiVersion, isApiVersion } from "../api/versions";
 import { canonicalFilters, toWireFilters } from "../api/webhooks/requests";
 import type { ServiceClient } from "../client/client";
 import { withCommonMembers } from "../lifecycle-kit/common-members";
@@ -14,6 +14,20 @@ export function parseInputs(props: ResourceProps): WebhookInputs {
   return webhookInputsSchema(isApiVersion(props.apiVersion) ? props.apiVersion : "2.0").parse(props);
 }
 
+/** What state records of a webhook the service showed through `client`, spoken to in `apiVersion`. */
+export function observed(hook: WebhookRecord, apiVersion: ApiVersion, client: ServiceClient): WebhookOutputs {
+  return {
+    webhookUuid: hook.webhookUuid,
+    endpoint: hook.endpoint,
+    channel: hook.channel,
+    filters: toWireFilters(canonicalFilters(hook.filters)),
+    owner: hook.owner,
+    createTime: hook.createTime?.display,
+    apiVersion,
+    credentialsHash: credentialsHash(client),
+  };
+}
+
 export function outputsFor(
   hook: WebhookRecord,
   inputs: WebhookInputs,
@@ -21,15 +35,8 @@ export function outputsFor(
 ): WebhookOutputs {
   return withCommonMembers<WebhookOutputs>(
     {
-      webhookUuid: hook.webhookUuid,
-      endpoint: hook.endpoint,
-      channel: hook.channel,
-      filters: toWireFilters(canonicalFilters(hook.filters)),
-      owner: hook.owner,
-      createTime: hook.createTime?.display,
-      apiVersion: inputs.apiVersion,
+      ...observed(hook, inputs.apiVersion, client),
       secretKeyHash: hashSecret(inputs.secretKey),
-      credentialsHash: credentialsHash(client),
       ...(inputs.adoptWebhookUuid ? { adoptWebhookUuid: inputs.adoptWebhookUuid } : {}),
     },
     inputs,

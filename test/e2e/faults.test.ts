@@ -7,7 +7,7 @@
 import { expect, it } from "vitest";
 import { HOOKS_TOKEN, OTHER_TOKEN } from "../helpers/fixtures";
 import { describeUnderEngine, webhooksIn } from "./helpers/engine";
-import { devStack, expectOneActivePerResource, useStage } from "./helpers/stage";
+import { devStack, expectLostCreateSettled, expectOneActivePerResource, useStage } from "./helpers/stage";
 
 /** A lost answer is re-listed for this long before the provider gives up and keeps the create pending. */
 const RECONCILE = { SERVICE_RECONCILE_SECONDS: "1" };
@@ -17,20 +17,7 @@ describeUnderEngine("under the real engine, with faults", () => {
 
   it("keeps a create whose answer was lost before it applied, and the next up creates exactly one", async () => {
     const project = await devStack(stages.current, {}, { env: RECONCILE });
-    stages.current.sandbox.addFault({ method: "POST", path: "/v2/webhooks", status: 503 });
-    const failed = await project.run(["up", "--yes"], { allowFailure: true });
-    expect(failed.status).not.toBe(0);
-    expect(failed.output).toMatch(/orders/);
-    expect(failed.output).toMatch(/run `pulumi up` again/i);
-    expect(failed.output).not.toMatch(/\[REDACTED\]/);
-
-    const [kept] = webhooksIn(await project.exported());
-    expect(kept?.initErrors?.length).toBeGreaterThan(0);
-    expect(await stages.current.active()).toEqual([]);
-
-    await project.run(["up", "--yes"]);
-    expect(await stages.current.active()).toHaveLength(1);
-    expect(webhooksIn(await project.exported())[0]?.initErrors ?? []).toEqual([]);
+    await expectLostCreateSettled(stages.current, project);
     await expectOneActivePerResource(stages.current, [project]);
     await project.run(["destroy", "--yes"]);
   });

@@ -4,7 +4,7 @@
  * kept on destroy.
  */
 import { expect, it } from "vitest";
-import { HOOKS_TOKEN, HOST, SECRET } from "../helpers/fixtures";
+import { HOOKS_TOKEN } from "../helpers/fixtures";
 import { describeUnderEngine, webhooksIn } from "./helpers/engine";
 import { devStack, expectNoSecretIn, expectOneActivePerResource, useStage } from "./helpers/stage";
 
@@ -64,15 +64,7 @@ describeUnderEngine("under the real engine", () => {
   });
 
   it("adopts an existing webhook the way the README says, with no create and no gap", async () => {
-    const created = await stages.current.api("POST", "/v2/webhooks", {
-      body: {
-        endpoint: { type: "url", value: `https://${HOST}/service/events` },
-        secret_key: SECRET,
-        channel: "orders",
-        filters: [{ key: "activity.name", value: "authentication" }],
-      },
-    });
-    const uuid = created.json.webhook_uuid as string;
+    const uuid = await stages.current.webhookMadeByHand();
     const project = await devStack(stages.current, { webhooks: [{ name: "orders", adopt: uuid }] });
     const mark = stages.current.mark();
     await project.run(["up", "--yes"]);

@@ -4,6 +4,7 @@ import { createInterface } from "node:readline";
 import type * as PolicyModule from "@pulumi/policy";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { MAX_ACTIVE_WEBHOOKS } from "../../provider/api/limits";
+import * as registry from "../../provider/registry";
 import { HOOKS_TOKEN, HOST, SECRET } from "./fixtures";
 
 /**
@@ -132,6 +133,41 @@ export function webhook(name: string, args: WebhookFixtureArgs = {}): EngineReso
     deleteBeforeReplace,
     provider: NODEJS_PROVIDER,
   };
+}
+
+const PLUGIN_TOKENS = new Map(Object.values(registry).map((d) => [d.token, d.pluginToken]));
+
+/** `text` with every dynamic type token replaced by the provider plugin's (URNs, messages). */
+export function withPluginTokens(text: string): string {
+  let out = text;
+  for (const [dynamic, plugin] of PLUGIN_TOKENS) out = out.split(dynamic).join(plugin);
+  return out;
+}
+
+/**
+ * The same resources as a program that uses the provider plugin registers them: `service:index:*` type
+ * tokens (in types, URNs, parents and dependencies), under the plugin's default provider.
+ */
+export function throughPlugin(resources: readonly EngineResource[]): EngineResource[] {
+  const provider = {
+    type: "pulumi:providers:service",
+    name: "default",
+    urn: `urn:pulumi:${STACK}::${PROJECT}::pulumi:providers:service::default`,
+    properties: {},
+  };
+  return resources.map((r) => ({
+    ...r,
+    type: withPluginTokens(r.type),
+    urn: withPluginTokens(r.urn),
+    parent: r.parent && withPluginTokens(r.parent),
+    dependencies: r.dependencies?.map(withPluginTokens),
+    propertyDependencies:
+      r.propertyDependencies &&
+      Object.fromEntries(
+        Object.entries(r.propertyDependencies).map(([k, v]) => [k, v.map(withPluginTokens)]),
+      ),
+    provider: r.provider && provider,
+  }));
 }
 
 /** Something of another package, which every policy must ignore. */

@@ -3,9 +3,9 @@ import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 
 /**
- * Pulumi's real dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider`), spoken to over gRPC the way
- * the engine speaks to it. The gRPC and protobuf modules are loaded from @pulumi/pulumi's own folder, as
- * the host loads them.
+ * Pulumi's real dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider`), or another provider process
+ * such as this package's plugin, spoken to over gRPC the way the engine speaks to it. The gRPC and protobuf
+ * modules are loaded from @pulumi/pulumi's own folder, as the host loads them.
  */
 export interface DynamicHost {
   configure(config: Record<string, string>): Promise<void>;
@@ -19,12 +19,13 @@ export interface DynamicHost {
     id: string,
     olds: object,
     news: object,
+    oldInputs?: object,
   ): Promise<{ changes: number; replaces: string[]; deleteBeforeReplace: boolean }>;
   create(urn: string, properties: object): Promise<{ id: string; properties: Record<string, any> }>;
   read(
     urn: string,
     id: string,
-    properties: object,
+    properties: object | undefined,
     inputs?: object,
   ): Promise<{ id: string; properties: Record<string, any>; inputs: Record<string, any> | undefined }>;
   update(urn: string, id: string, olds: object, news: object): Promise<{ properties: Record<string, any> }>;
@@ -64,6 +65,8 @@ export async function startDynamicHost(options: {
   cwd: string;
   pulumiDir?: string;
   env?: NodeJS.ProcessEnv;
+  /** The provider's entry script; the dynamic-provider host by default. */
+  entry?: string;
 }): Promise<DynamicHost> {
   const pulumiDir = options.pulumiDir ?? dirname(require.resolve("@pulumi/pulumi/package.json"));
   const load = (id: string) => require(require.resolve(id, { paths: [pulumiDir] }));
@@ -76,7 +79,7 @@ export async function startDynamicHost(options: {
   const started = performance.now();
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(pulumiDir, "cmd/dynamic-provider"), "127.0.0.1:1"],
+    [options.entry ?? join(pulumiDir, "cmd/dynamic-provider"), "127.0.0.1:1"],
     {
       cwd: options.cwd,
       env: {
@@ -95,7 +98,7 @@ export async function startDynamicHost(options: {
   const port = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once("line", (line) => resolve(line.trim()));
-    child.once("exit", (code) => reject(new Error(`dynamic-provider host exited with ${code}: ${printed}`)));
+    child.once("exit", (code) => reject(new Error(`provider process exited with ${code}: ${printed}`)));
   });
   const ready = performance.now();
   child.stdout!.on("data", (d: Buffer) => {
@@ -134,6 +137,10 @@ export async function startDynamicHost(options: {
     async configure(config) {
       const req = new proto.ConfigureRequest();
       req.setArgs(struct(config));
+      // The engine also sends each setting as a variable named `<package>:config:<key>`.
+      for (const [key, value] of Object.entries(config)) {
+        req.getVariablesMap().set(key.replace(/^([^:]+):/, "$1:config:"), value);
+      }
       req.setAcceptsecrets(true);
       await unary("configure", req);
     },
@@ -150,12 +157,13 @@ export async function startDynamicHost(options: {
           .map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
       };
     },
-    async diff(urn, id, olds, news) {
+    async diff(urn, id, olds, news, oldInputs) {
       const req = new proto.DiffRequest();
       req.setUrn(urn);
       req.setId(id);
       req.setOlds(struct(olds));
       req.setNews(struct(news));
+      if (oldInputs) req.setOldInputs(struct(oldInputs));
       const res = await unary<any>("diff", req);
       return {
         changes: res.getChanges(),
@@ -174,7 +182,7 @@ export async function startDynamicHost(options: {
       const req = new proto.ReadRequest();
       req.setUrn(urn);
       req.setId(id);
-      req.setProperties(struct(properties));
+      if (properties) req.setProperties(struct(properties));
       if (inputs) req.setInputs(struct(inputs));
       const res = await unary<any>("read", req);
       return {

@@ -1,22 +1,24 @@
 import { expect } from "vitest";
 import { UNKNOWN } from "../../provider/lifecycle-kit/unknowns";
+import { webhook } from "../../provider/registry";
 import { DIFF_NONE, DIFF_SOME, type DynamicHost } from "./dynamic-host";
 import { HOOKS_TOKEN, SECRET, webhookArgs } from "./fixtures";
 import type { World } from "./world";
 
-const URN = "urn:pulumi:dev::quickstart::pulumi-nodejs:dynamic/service:Webhook::orders";
-
 /**
  * The engine's sequence for one Webhook, over gRPC: Configure, Check (with unknowns, then known), Create,
- * Diff, Read of a present and of a vanished webhook, Delete.
+ * Diff, Read of a present and of a vanished webhook, Delete. `providerText` is the dynamic provider's
+ * serialized text; without it, the host is the provider plugin, which serves `service:index:Webhook`.
  */
 export async function webhookLifecycleOverGrpc(
   host: DynamicHost,
-  providerText: string,
+  providerText: string | undefined,
   world: World,
 ): Promise<void> {
+  const type = providerText === undefined ? webhook.pluginToken : webhook.token;
+  const URN = `urn:pulumi:dev::quickstart::${type}::orders`;
   const news = (overrides: Record<string, unknown> = {}) => ({
-    __provider: providerText,
+    ...(providerText === undefined ? {} : { __provider: providerText }),
     ...webhookArgs(overrides),
   });
   await host.configure({ "service:token": HOOKS_TOKEN, "service:baseUrl": world.sandbox.url });

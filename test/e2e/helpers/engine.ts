@@ -7,6 +7,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, it } from "vitest";
+import { webhook } from "../../../provider/registry";
 import { findPulumiCli } from "../../../quickstart/pulumi-cli";
 import { builtPulumi, hermeticEnvironment } from "../../../scripts/pulumi-engine.mts";
 
@@ -166,7 +167,9 @@ export interface StateResource {
   readonly urn: string;
   readonly type: string;
   readonly id?: string;
+  readonly inputs?: Record<string, any>;
   readonly outputs?: Record<string, any>;
+  readonly parent?: string;
   readonly initErrors?: string[];
 }
 
@@ -177,11 +180,10 @@ export interface Checkpoint {
   };
 }
 
-const WEBHOOK_TYPE = "pulumi-nodejs:dynamic/service:Webhook";
-
-/** The Webhook resources of a checkpoint, by their name. */
+/** The Webhook resources of a checkpoint: dynamic ones and the provider plugin's. */
 export function webhooksIn(checkpoint: Checkpoint): StateResource[] {
-  return (checkpoint.deployment.resources ?? []).filter((r) => r.type === WEBHOOK_TYPE);
+  const types = [webhook.token, webhook.pluginToken];
+  return (checkpoint.deployment.resources ?? []).filter((r) => types.includes(r.type));
 }
 
 /** Pulumi's own program folder for these tests. */

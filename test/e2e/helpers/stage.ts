@@ -44,6 +44,8 @@ export interface Stage {
   clearFaults(): Promise<void>;
   /** Registers HOST for the acme organization out of band, as an earlier stack or a person did. */
   registerHost(): Promise<void>;
+  /** Creates the program's default webhook ("orders" on HOST) out of band, as a person did: its uuid. */
+  webhookMadeByHand(): Promise<string>;
   /** Register tokens the sandbox handed out: secrets to search for. */
   registerTokens(): string[];
   close(): Promise<void>;
@@ -82,6 +84,17 @@ export async function startStage(settings: SeedInput["settings"] = {}): Promise<
         body: { domain_name: HOST, verifier: start.json.verifier },
       });
       if (finish.status !== 200) throw new Error(`finish_registration answered ${finish.status}`);
+    },
+    async webhookMadeByHand() {
+      const created = await api("POST", "/v2/webhooks", {
+        body: {
+          endpoint: { type: "url", value: `https://${HOST}/service/events` },
+          secret_key: SECRET,
+          channel: "orders",
+          filters: [{ key: "activity.name", value: "authentication" }],
+        },
+      });
+      return created.json.webhook_uuid as string;
     },
     registerTokens() {
       for (const registration of sandbox.store.pending.values()) seen.add(registration.registerToken);
@@ -139,6 +152,28 @@ export async function expectOneActivePerResource(
   const inState = states.flatMap((state) => webhooksIn(state).map((r) => r.outputs?.webhookUuid as string));
   expect(new Set(inState).size).toBe(inState.length);
   expect((await stage.active(token)).sort()).toEqual([...inState].sort());
+}
+
+/**
+ * The lost-create scenario, for a stack of one Webhook "orders": the create's answer is lost before the
+ * service applied it, `pulumi up` fails and keeps the webhook pending (init errors in state, nothing
+ * active), and the next `pulumi up` creates exactly one.
+ */
+export async function expectLostCreateSettled(stage: Stage, project: PulumiProject) {
+  stage.sandbox.addFault({ method: "POST", path: "/v2/webhooks", status: 503 });
+  const failed = await project.run(["up", "--yes"], { allowFailure: true });
+  expect(failed.status).not.toBe(0);
+  expect(failed.output).toMatch(/orders/);
+  expect(failed.output).toMatch(/run `pulumi up` again/i);
+  expect(failed.output).not.toMatch(/\[REDACTED\]/);
+
+  const [kept] = webhooksIn(await project.exported());
+  expect(kept?.initErrors?.length).toBeGreaterThan(0);
+  expect(await stage.active()).toEqual([]);
+
+  await project.run(["up", "--yes"]);
+  expect(await stage.active()).toHaveLength(1);
+  expect(webhooksIn(await project.exported())[0]?.initErrors ?? []).toEqual([]);
 }
 
 /** No planted secret in anything a command printed or any checkpoint stored. */

@@ -1,0 +1,140 @@
+/**
+ * Pulumi schema types from a zod schema's JSON Schema (its shapes: types, required members, nested
+ * objects) and the TSDoc of the TypeScript declaration it stands for (names and descriptions). The zod
+ * schema says what is accepted; the TSDoc says what it means.
+ */
+import type { Docs, SourceDocs } from "./tsdoc";
+
+/** The part of a JSON Schema that zod's toJSONSchema writes and the conversion reads. */
+export interface JsonSchema {
+  readonly type?: string | readonly string[];
+  readonly properties?: Readonly<Record<string, JsonSchema>>;
+  readonly required?: readonly string[];
+  readonly items?: JsonSchema;
+  readonly additionalProperties?: boolean | JsonSchema;
+  readonly anyOf?: readonly JsonSchema[];
+}
+
+/** A property or type in a Pulumi schema. */
+export interface TypeSpec {
+  readonly type?: string;
+  readonly items?: TypeSpec;
+  readonly additionalProperties?: TypeSpec;
+  readonly $ref?: string;
+  readonly description?: string;
+  readonly secret?: boolean;
+}
+
+/** An object type of the Pulumi schema's `types` section. */
+export interface ObjectTypeSpec {
+  readonly type: "object";
+  readonly description: string;
+  readonly properties: Record<string, TypeSpec>;
+  readonly required?: string[];
+}
+
+/** Properties and their required names, as a Pulumi resource or object type lists them. */
+export interface Properties {
+  readonly properties: Record<string, TypeSpec>;
+  readonly required: string[];
+}
+
+const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+/** Converts shapes into the schema's properties, collecting the object types they refer to. */
+export class TypeCollector {
+  /** The object types, by token. */
+  readonly types: Record<string, ObjectTypeSpec> = {};
+
+  constructor(
+    private readonly sources: SourceDocs,
+    private readonly tokenOf: (name: string) => string,
+  ) {}
+
+  /**
+   * The properties of an object `shape`, each described by its member in `docs`; `owner` names object
+   * types that have no name of their own (`Webhook` + `owner` is `WebhookOwner`). Every property must be
+   * documented: the schema's descriptions come from nowhere else.
+   */
+  properties(shape: JsonSchema, docs: Docs, owner: string, keys?: readonly string[]): Properties {
+    const properties: Record<string, TypeSpec> = {};
+    for (const key of keys ?? Object.keys(shape.properties ?? {})) {
+      const member = shape.properties?.[key];
+      if (!member) throw new Error(`${docs.name ?? owner}.${key} has no shape in its zod schema.`);
+      const doc = docs.members.get(key);
+      if (!doc?.description) {
+        throw new Error(
+          `${docs.name ?? owner}.${key} has no TSDoc: document it where it is declared, the schema takes its description from there.`,
+        );
+      }
+      const nested = this.sources.objectIn(doc.typeNode);
+      const type = this.typeOf(member, nested, `${owner}${pascal(key)}`, doc.description);
+      properties[key] = { ...type, description: doc.description };
+    }
+    const required = (shape.required ?? []).filter((k) => k in properties);
+    return { properties, required };
+  }
+
+  /**
+   * The type of `shape`; an object in it is documented by `docs`, and named `fallbackName` and described
+   * as the member that holds it (`about`) when it has no declaration of its own.
+   */
+  private typeOf(shape: JsonSchema, docs: Docs | undefined, fallbackName: string, about: string): TypeSpec {
+    const variants = (shape.anyOf ?? []).filter((v) => v.type !== "null");
+    if (variants.length === 1) return this.typeOf(variants[0]!, docs, fallbackName, about);
+    const type = Array.isArray(shape.type) ? shape.type.find((t) => t !== "null") : shape.type;
+    switch (type) {
+      case "string":
+      case "boolean":
+      case "number":
+      case "integer":
+        return { type };
+      case "array":
+        return {
+          type: "array",
+          items: this.typeOf(shape.items ?? {}, docs, fallbackName.replace(/s$/, ""), about),
+        };
+      case "object":
+        if (!shape.properties) {
+          const values = typeof shape.additionalProperties === "object" ? shape.additionalProperties : {};
+          return {
+            type: "object",
+            additionalProperties: this.typeOf(values, undefined, fallbackName, about),
+          };
+        }
+        return { $ref: `#/types/${this.objectType(shape, docs, fallbackName, about)}` };
+      default:
+        throw new Error(`${fallbackName}: no Pulumi schema type for ${JSON.stringify(shape)}.`);
+    }
+  }
+
+  /** Registers the object type of `shape`, once per name; one name for two different shapes is an error. */
+  private objectType(shape: JsonSchema, docs: Docs | undefined, fallbackName: string, about: string): string {
+    if (!docs) throw new Error(`${fallbackName}: an object without a TypeScript declaration to document it.`);
+    const name = docs.name ?? fallbackName;
+    const token = this.tokenOf(name);
+    const { properties, required } = this.properties(shape, docs, name);
+    const spec: ObjectTypeSpec = {
+      type: "object",
+      description: docs.description || about,
+      properties,
+      ...(required.length > 0 ? { required } : {}),
+    };
+    const known = this.types[token];
+    if (known && JSON.stringify(shapeOf(known)) !== JSON.stringify(shapeOf(spec))) {
+      throw new Error(`Two different object types are both named ${name}: name one of them otherwise.`);
+    }
+    this.types[token] ??= spec;
+    return token;
+  }
+}
+
+/** An object type without its descriptions: what two uses of one name must agree on. */
+function shapeOf(spec: ObjectTypeSpec) {
+  return {
+    required: spec.required ?? [],
+    properties: Object.fromEntries(
+      Object.entries(spec.properties).map(([k, { description: _d, ...rest }]) => [k, rest]),
+    ),
+  };
+}

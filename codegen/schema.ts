@@ -1,0 +1,130 @@
+/**
+ * The provider plugin's Pulumi package schema (schema.json), generated from the registry: every declared
+ * resource under its plugin type token and the Domain component, their types from the zod schemas, their
+ * descriptions from the TSDoc, their secrets from the declarations. `npm run schema` writes it; a unit test
+ * fails when the file differs from what this generates.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { DOMAIN_COMPONENT_TYPE, domainVerification } from "../provider/domain/declaration";
+import { SECRET_SETTINGS, STACK_KEYS } from "../provider/lifecycle-kit/stack-config";
+import * as registry from "../provider/registry";
+import { PLUGIN_PACKAGE, pluginToken, type SecretProperties } from "../provider/resource-declaration";
+import { type JsonSchema, type Properties, TypeCollector, type TypeSpec } from "./pulumi-types";
+import { CONFIG_DOCS, DOCUMENTED_FILES, DOMAIN_SHAPE, RESOURCE_SHAPES, type Shape } from "./shapes";
+import { SourceDocs } from "./tsdoc";
+
+/** The file the schema is written to and the plugin serves, at the package root. */
+export const SCHEMA_FILE = "schema.json";
+
+const jsonSchema = (schema: z.ZodObject, io: "input" | "output") =>
+  z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+
+/** `properties` with the members named in `secret` marked secret. */
+function withSecrets(properties: Record<string, TypeSpec>, secret: Iterable<string>) {
+  const marked = { ...properties };
+  for (const key of secret) {
+    const spec = marked[key];
+    if (spec) marked[key] = { ...spec, secret: true };
+  }
+  return marked;
+}
+
+/** The package's language sections: each SDK's package name, as the issue names them. */
+function languages(peerPulumi: string) {
+  return {
+    csharp: {
+      rootNamespace: "ServicePulumi",
+      packageReferences: { Pulumi: "3.*" },
+      respectSchemaVersion: true,
+    },
+    go: {
+      importBasePath: "github.com/service-pulumi/service-pulumi/sdk/go/service",
+      generateResourceContainerTypes: true,
+      respectSchemaVersion: true,
+    },
+    nodejs: {
+      packageName: "@service/pulumi-sdk",
+      dependencies: { "@pulumi/pulumi": peerPulumi },
+      respectSchemaVersion: true,
+    },
+    python: {
+      packageName: "service_pulumi",
+      requires: { pulumi: ">=3.0.0,<4.0.0" },
+      pyproject: { enabled: true },
+      respectSchemaVersion: true,
+    },
+  };
+}
+
+/** Generates the schema from the sources under `root` (the package's folder). */
+export function generateSchema(root: string) {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  const docs = new SourceDocs(root, DOCUMENTED_FILES);
+  const types = new TypeCollector(docs, pluginToken);
+
+  function resource(shape: Shape, secrets: SecretProperties) {
+    const args = docs.declaration(shape.args.file, shape.args.name);
+    const declared = docs.declaration(shape.resource.file, shape.resource.name);
+    const inputs = types.properties(jsonSchema(shape.inputs, "input"), args, shape.resource.name);
+    const outputShape = jsonSchema(shape.outputs, "output");
+    const published = [...declared.members.keys()].filter((key) => key in (outputShape.properties ?? {}));
+    const outputs: Properties = types.properties(outputShape, declared, shape.resource.name, published);
+    return {
+      description: declared.description,
+      properties: withSecrets(outputs.properties, [...secrets.outputs, ...secrets.inputs]),
+      required: outputs.required,
+      inputProperties: withSecrets(inputs.properties, secrets.inputs),
+      requiredInputs: inputs.required,
+    };
+  }
+
+  const resources: Record<string, object> = {};
+  for (const declared of Object.values(registry)) {
+    resources[declared.pluginToken] = resource(RESOURCE_SHAPES[declared.key], declared.secrets);
+  }
+  // The component passes its inputs to its steps: what is secret there is secret here.
+  resources[DOMAIN_COMPONENT_TYPE] = {
+    isComponent: true,
+    ...resource(DOMAIN_SHAPE, { inputs: domainVerification.secrets.inputs, outputs: [] }),
+  };
+
+  const config = docs.declaration(CONFIG_DOCS.file, CONFIG_DOCS.name);
+  const settings = withSecrets(
+    Object.fromEntries(
+      Object.keys(STACK_KEYS).map((key) => [
+        key,
+        { type: "string", description: config.members.get(key)?.description },
+      ]),
+    ),
+    SECRET_SETTINGS,
+  );
+  for (const [key, spec] of Object.entries(settings)) {
+    if (!spec.description)
+      throw new Error(`${CONFIG_DOCS.name}.${key} has no TSDoc: the schema describes the setting with it.`);
+  }
+
+  return {
+    name: PLUGIN_PACKAGE,
+    displayName: "Service",
+    version: pkg.version as string,
+    description: pkg.description as string,
+    keywords: ["pulumi", PLUGIN_PACKAGE, "webhooks", "category/utility", "kind/native"],
+    homepage: pkg.homepage as string,
+    license: pkg.license as string,
+    repository: (pkg.repository.url as string).replace(/^git\+/, "").replace(/\.git$/, ""),
+    publisher: "service-pulumi",
+    meta: { moduleFormat: "(.*)" },
+    config: { variables: settings },
+    provider: { description: config.description, inputProperties: settings },
+    resources,
+    types: types.types,
+    language: languages(pkg.peerDependencies["@pulumi/pulumi"] as string),
+  };
+}
+
+/** The schema as the file holds it: JSON with two-space indents and a final newline. */
+export function schemaText(root: string): string {
+  return `${JSON.stringify(generateSchema(root), null, 2)}\n`;
+}

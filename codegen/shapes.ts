@@ -1,0 +1,95 @@
+/**
+ * Where the schema finds each resource's shapes (its zod schemas) and documentation (its TypeScript
+ * declarations). Keyed by the registry's keys and checked against them, so that a resource added to the
+ * registry fails to compile here until the schema can describe it.
+ */
+import type { z } from "zod";
+import {
+  RegistrationInputs,
+  RegistrationOutputs,
+  VerificationInputs,
+  VerificationOutputs,
+} from "../provider/domain/schema";
+import { DomainComponentInputs, DomainComponentOutputs } from "../provider/plugin/domain-component";
+import { FileInputs, FileOutputs } from "../provider/publishers/file-lifecycle";
+import type * as registry from "../provider/registry";
+import { WebhookState, webhookInputsSchema } from "../provider/webhook/schema";
+
+/** A TypeScript declaration, by file (relative to the package root) and name. */
+export interface DocSource {
+  readonly file: string;
+  readonly name: string;
+}
+
+/** A resource or component: what it accepts and outputs, and where its TSDoc is. */
+export interface Shape {
+  /** The inputs, as `check` (or Construct) accepts them. */
+  readonly inputs: z.ZodObject;
+  /** What it outputs: only the members the resource class declares are published. */
+  readonly outputs: z.ZodObject;
+  /** The interface that documents the inputs. */
+  readonly args: DocSource;
+  /** The class that documents the resource and its outputs. */
+  readonly resource: DocSource;
+}
+
+/** A resource whose inputs interface and class are declared in one `file`. */
+const shape = (
+  inputs: z.ZodObject,
+  outputs: z.ZodObject,
+  file: string,
+  args: string,
+  resource: string,
+): Shape => ({ inputs, outputs, args: { file, name: args }, resource: { file, name: resource } });
+
+/** Every resource of the registry. */
+export const RESOURCE_SHAPES = {
+  webhook: shape(
+    webhookInputsSchema("2.0"),
+    WebhookState,
+    "provider/webhook/resource.ts",
+    "WebhookArgs",
+    "Webhook",
+  ),
+  domainRegistration: shape(
+    RegistrationInputs,
+    RegistrationOutputs,
+    "provider/domain/resource.ts",
+    "DomainRegistrationArgs",
+    "DomainRegistration",
+  ),
+  domainVerification: shape(
+    VerificationInputs,
+    VerificationOutputs,
+    "provider/domain/resource.ts",
+    "DomainVerificationArgs",
+    "DomainVerification",
+  ),
+  verificationFile: shape(
+    FileInputs,
+    FileOutputs,
+    "provider/publishers/directory.ts",
+    "VerificationFileArgs",
+    "VerificationFile",
+  ),
+} satisfies Record<keyof typeof registry, Shape>;
+
+/** The Domain component, as the provider plugin constructs it. */
+export const DOMAIN_SHAPE: Shape = {
+  inputs: DomainComponentInputs,
+  outputs: DomainComponentOutputs,
+  args: { file: "provider/plugin/domain-component.ts", name: "DomainComponentArgs" },
+  resource: { file: "provider/domain/component.ts", name: "Domain" },
+};
+
+/** The provider's configuration: the stack settings the resources read. */
+export const CONFIG_DOCS: DocSource = { file: "provider/lifecycle-kit/stack-config.ts", name: "STACK_KEYS" };
+
+/** Every file the documentation is read from. */
+export const DOCUMENTED_FILES = [
+  ...new Set(
+    [...Object.values(RESOURCE_SHAPES), DOMAIN_SHAPE]
+      .flatMap((s) => [s.args.file, s.resource.file])
+      .concat(CONFIG_DOCS.file),
+  ),
+];

@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+// The provider plugin `service`: Webhook, DomainRegistration, DomainVerification and VerificationFile as
+// `service:index:*` resources, and the Domain component, for programs in any language. The engine runs this
+// file through the Node.js language host (PulumiPlugin.yaml, for a project that lists this folder under
+// `plugins.providers`), or directly as `pulumi-resource-service` from node_modules/.bin on PATH. Either way
+// the engine's arguments follow the script's.
+"use strict";
+
+require("../dist/provider/plugin/main.js")
+  .serve(process.argv.slice(2))
+  .catch((error) => {
+    process.stderr.write(`The service provider plugin could not start: ${error?.message ?? error}\n`);
+    process.exit(1);
+  });

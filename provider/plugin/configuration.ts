@@ -1,0 +1,25 @@
+/**
+ * The provider plugin's configuration: the same stack settings the dynamic resources read (`service:token`,
+ * `service:baseUrl`, ... see lifecycle-kit/stack-config.ts), which the engine sends in Configure, or the
+ * properties of an explicit `service` provider resource.
+ */
+import { type ConfigSource, configureFromStack } from "../lifecycle-kit/stack-config";
+import { PLUGIN_PACKAGE } from "../resource-declaration";
+
+/**
+ * The engine names each configuration variable `<package>:config:<key>` (`service:config:token`), with
+ * secrets revealed and values that are not strings in JSON; the stack settings are read as `service:token`.
+ */
+export function configSourceOf(variables: Iterable<readonly [string, string]>): ConfigSource {
+  const prefix = `${PLUGIN_PACKAGE}:config:`;
+  const settings = new Map<string, string>();
+  for (const [name, value] of variables) {
+    if (name.startsWith(prefix)) settings.set(`${PLUGIN_PACKAGE}:${name.slice(prefix.length)}`, value);
+  }
+  return { get: (key) => settings.get(key) };
+}
+
+/** Configures this process from the variables of the engine's Configure request. */
+export function configure(variables: Iterable<readonly [string, string]>): void {
+  configureFromStack(configSourceOf(variables));
+}

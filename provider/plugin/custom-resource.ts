@@ -1,0 +1,117 @@
+/**
+ * One declared resource (registry.ts) as the provider plugin serves it: the same lifecycle the dynamic
+ * resource calls, with the engine's secrets unwrapped on the way in and wrapped on the way out. What is
+ * secret comes from the declaration, plus whatever arrived secret, so that nothing secret ever reaches the
+ * engine in plain text, whichever language the program is written in.
+ */
+import type * as provider from "@pulumi/pulumi/provider";
+import type { DeclaredResource } from "../resource-declaration";
+import type { ResourceProps } from "../resource-lifecycle";
+import { markSecrets, revealSecrets } from "./secrets";
+
+/** What a lifecycle's `check`, `diff`, `create`, `read` and `update` answer, as far as the plugin reads it. */
+interface Answer {
+  readonly inputs?: ResourceProps;
+  readonly failures?: provider.CheckFailure[];
+  readonly changes?: boolean;
+  readonly replaces?: string[];
+  readonly deleteBeforeReplace?: boolean;
+  readonly id?: string;
+  readonly outs?: ResourceProps;
+  readonly props?: ResourceProps;
+}
+
+/**
+ * An error that carries the state to keep (a create whose outcome is unknown): the engine records
+ * `properties`, which must have their secrets wrapped like any other answer.
+ */
+function withSecretProperties(error: unknown, secretKeys: Iterable<string>): unknown {
+  const properties = (error as { properties?: unknown } | null)?.properties;
+  if (typeof properties !== "object" || properties === null) return error;
+  const marked = Object.create(error as object) as Record<string, unknown>;
+  Object.defineProperty(marked, "properties", {
+    value: markSecrets(properties as ResourceProps, secretKeys),
+    enumerable: false,
+  });
+  return marked;
+}
+
+/** The plugin's methods for one resource type, over its declared lifecycle. */
+export class CustomResource {
+  constructor(readonly declared: DeclaredResource) {}
+
+  private outputSecrets(inputSecrets: Iterable<string>): Set<string> {
+    return new Set([...this.declared.secrets.outputs, ...inputSecrets]);
+  }
+
+  private inputSecrets(arrivedSecret: Iterable<string>): Set<string> {
+    return new Set([...this.declared.secrets.inputs, ...arrivedSecret]);
+  }
+
+  async check(olds: ResourceProps, news: ResourceProps): Promise<provider.CheckResult> {
+    const incoming = revealSecrets(news);
+    const result = (await this.declared.check(revealSecrets(olds).props, incoming.props)) as Answer;
+    return {
+      inputs: markSecrets(result.inputs ?? incoming.props, this.inputSecrets(incoming.secretKeys)),
+      failures: result.failures ?? [],
+    };
+  }
+
+  /**
+   * `olds` are the stored outputs and `oldInputs` the stored inputs: the lifecycle sees the outputs over
+   * the inputs, so that an input that state keeps only as a hash (a secret) can still be compared when
+   * the outputs lack that hash (a webhook adopted by `pulumi import`).
+   */
+  async diff(
+    id: string,
+    olds: ResourceProps,
+    news: ResourceProps,
+    oldInputs: ResourceProps | undefined,
+  ): Promise<provider.DiffResult> {
+    const state = { ...revealSecrets(oldInputs).props, ...revealSecrets(olds).props };
+    const result = (await this.declared.diff(id, state, revealSecrets(news).props)) as Answer;
+    return {
+      changes: result.changes,
+      replaces: result.replaces ?? [],
+      deleteBeforeReplace: result.deleteBeforeReplace ?? false,
+    };
+  }
+
+  async create(inputs: ResourceProps): Promise<provider.CreateResult> {
+    const incoming = revealSecrets(inputs);
+    const secrets = this.outputSecrets(incoming.secretKeys);
+    try {
+      const result = (await this.declared.create(incoming.props)) as Answer;
+      return { id: result.id!, outs: markSecrets(result.outs ?? {}, secrets) };
+    } catch (error) {
+      throw withSecretProperties(error, secrets);
+    }
+  }
+
+  /** Refresh, or (with no stored state) `pulumi import` by id; `{}` when the object is gone. */
+  async read(id: string, props: ResourceProps): Promise<provider.ReadResult> {
+    const stored = revealSecrets(props);
+    const result = (await this.declared.read(id, stored.props)) as Answer;
+    if (!result.id) return {};
+    return {
+      id: result.id,
+      props: markSecrets(result.props ?? {}, this.outputSecrets(stored.secretKeys)),
+      inputs: markSecrets(result.inputs ?? {}, this.inputSecrets(stored.secretKeys)),
+    };
+  }
+
+  async update(id: string, olds: ResourceProps, news: ResourceProps): Promise<provider.UpdateResult> {
+    const incoming = revealSecrets(news);
+    const secrets = this.outputSecrets(incoming.secretKeys);
+    try {
+      const result = (await this.declared.update(id, revealSecrets(olds).props, incoming.props)) as Answer;
+      return { outs: markSecrets(result.outs ?? {}, secrets) };
+    } catch (error) {
+      throw withSecretProperties(error, secrets);
+    }
+  }
+
+  async delete(id: string, props: ResourceProps): Promise<void> {
+    await this.declared.remove(id, revealSecrets(props).props);
+  }
+}

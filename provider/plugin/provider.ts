@@ -1,0 +1,58 @@
+/**
+ * The provider plugin `service` as the Node SDK serves it (`@pulumi/pulumi/provider`): every resource the
+ * registry declares, under its plugin type token, and the Domain component through Construct.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type * as provider from "@pulumi/pulumi/provider";
+import { DOMAIN_COMPONENT_TYPE } from "../domain/declaration";
+import * as registry from "../registry";
+import type { DeclaredResource } from "../resource-declaration";
+import type { ResourceProps } from "../resource-lifecycle";
+import { CustomResource } from "./custom-resource";
+import { constructDomain } from "./domain-component";
+import { packageFile, packageVersion } from "./package-files";
+
+/** What the engine sends that the SDK's server does not pass on (see server-hooks.ts). */
+export interface EngineExtras {
+  /** The stored inputs sent with a Diff of the resource `urn`, if any. */
+  oldInputs(urn: string): ResourceProps | undefined;
+}
+
+/** The type token in a URN (`urn:pulumi:stack::project::parent$type::name`). */
+function typeOf(urn: string): string {
+  const qualified = urn.split("::")[2] ?? "";
+  return qualified.slice(qualified.lastIndexOf("$") + 1);
+}
+
+/** The provider plugin's implementation, over the resources the registry declares. */
+export function serviceProvider(extras: EngineExtras): provider.Provider {
+  const declared: readonly DeclaredResource[] = Object.values(registry);
+  const resources = new Map(declared.map((d) => [d.pluginToken, new CustomResource(d)]));
+  const version = packageVersion();
+  const resourceOf = (urn: string): CustomResource => {
+    const type = typeOf(urn);
+    const resource = resources.get(type);
+    if (resource) return resource;
+    throw new Error(
+      `The service provider plugin ${version} has no resource type ${type} (${urn}); it serves ${[...resources.keys()].join(", ")}. Correct the type token in the program, or install the version of @service/pulumi that has it.`,
+    );
+  };
+  return {
+    version,
+    getSchema: async () => packageFile("schema.json"),
+    check: async (urn, olds, news) => resourceOf(urn).check(olds, news),
+    diff: async (id, urn, olds, news) => resourceOf(urn).diff(id, olds, news, extras.oldInputs(urn)),
+    create: async (urn, inputs) => resourceOf(urn).create(inputs),
+    read: async (id, urn, props) => resourceOf(urn).read(id, props ?? {}),
+    update: async (id, urn, olds, news) => resourceOf(urn).update(id, olds, news),
+    delete: async (id, urn, props) => resourceOf(urn).delete(id, props),
+    construct: async (name, type, inputs, opts: pulumi.ComponentResourceOptions) => {
+      if (type !== DOMAIN_COMPONENT_TYPE) {
+        throw new Error(
+          `The service provider plugin ${version} has no component ${type}; its only component is ${DOMAIN_COMPONENT_TYPE}. Correct the type token in the program.`,
+        );
+      }
+      return constructDomain(name, inputs, opts);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * What the engine sends that `@pulumi/pulumi/provider`'s server (3.270) drops or cannot take. Its `main`
+ * builds the gRPC service itself and hands a provider only some of each request: Configure's variables
+ * (the provider's configuration, `service:token` and the rest) reach no provider method at all, and Diff's
+ * stored inputs are left out; and a Read without properties, which is what `pulumi import` sends, fails
+ * in the server before the provider is called ("Cannot read properties of undefined (reading
+ * 'toJavaScript')"). This module hooks the service `main` registers, once, to read those two and to give
+ * such a Read empty properties, before the server's own handlers run; everything else is the SDK's.
+ */
+import { dirname } from "node:path";
+
+/** A gRPC unary call as the SDK's handlers receive it: the request is a protobuf message. */
+interface Call {
+  readonly request: {
+    getUrn?(): string;
+    getVariablesMap?(): { entries(): Iterable<[string, string]> };
+    getOldInputs?(): { toJavaScript(): Record<string, unknown> } | undefined;
+    getProperties?(): unknown;
+    setProperties?(properties: unknown): void;
+  };
+}
+type Handler = (call: Call, callback: (...args: unknown[]) => void) => unknown;
+
+/** What to do with the parts of the engine's requests that the server drops. */
+export interface RequestHooks {
+  /** Configure's variables, before the server answers it. */
+  configure(variables: Iterable<[string, string]>): void;
+  /** Diff's stored inputs for `urn` while the server handles the Diff; cleared once it has answered. */
+  diffing(urn: string, oldInputs: Record<string, unknown> | undefined): () => void;
+}
+
+/** A module as `@pulumi/pulumi/provider` loads it (its own grpc-js and google-protobuf). */
+function fromSdk<T>(module: string): T {
+  const sdk = dirname(require.resolve("@pulumi/pulumi/package.json"));
+  return require(require.resolve(module, { paths: [sdk] }));
+}
+
+/** The grpc-js module whose Server `main` creates. */
+const sdkGrpc = () =>
+  fromSdk<{ Server: { prototype: { addService(service: unknown, impl: object): void } } }>("@grpc/grpc-js");
+
+/** The server's handlers, with `configure` and `diff` reading what it would drop, and `read` fit for an import. */
+function hooked(server: Record<string, Handler>, hooks: RequestHooks): object {
+  const handlers = Object.create(server) as Record<string, Handler>;
+  handlers.configure = (call, callback) => {
+    try {
+      hooks.configure(call.request.getVariablesMap?.().entries() ?? []);
+    } catch (error) {
+      callback(error);
+      return;
+    }
+    return server.configure!.call(server, call, callback);
+  };
+  handlers.read = (call, callback) => {
+    if (call.request.getProperties?.() === undefined) {
+      const { Struct } = fromSdk<{ Struct: new () => unknown }>("google-protobuf/google/protobuf/struct_pb");
+      call.request.setProperties?.(new Struct());
+    }
+    return server.read!.call(server, call, callback);
+  };
+  handlers.diff = (call, callback) => {
+    const done = hooks.diffing(call.request.getUrn?.() ?? "", call.request.getOldInputs?.()?.toJavaScript());
+    return server.diff!.call(server, call, (...args: unknown[]) => {
+      done();
+      callback(...args);
+    });
+  };
+  return handlers;
+}
+
+/** Runs `start` (the SDK's `main`) with the next gRPC service it registers hooked. */
+export async function withRequestHooks<T>(hooks: RequestHooks, start: () => Promise<T>): Promise<T> {
+  const prototype = sdkGrpc().Server.prototype;
+  const addService = prototype.addService;
+  prototype.addService = function (this: unknown, service: unknown, implementation: object) {
+    prototype.addService = addService;
+    return addService.call(this, service, hooked(implementation as Record<string, Handler>, hooks));
+  };
+  try {
+    return await start();
+  } finally {
+    prototype.addService = addService;
+  }
+}

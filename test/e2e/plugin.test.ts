@@ -1,0 +1,184 @@
+/**
+ * The provider plugin `service` under the real engine, from a packed install in a new folder: a TypeScript
+ * program that reaches it by type token (`service:index:Webhook`, the `service:index:Domain` component), as
+ * a program in any language does through its SDK. The project finds the plugin through Pulumi.yaml
+ * (`plugins.providers`, path node_modules/@service/pulumi/plugin) or, without that, as
+ * `pulumi-resource-service` in node_modules/.bin on PATH. Every scenario ends with one active webhook per
+ * resource; nothing printed or stored holds a planted secret.
+ */
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import * as registry from "../../provider/registry";
+import { builtPulumi } from "../../scripts/pulumi-engine.mts";
+import { type Consumer, createConsumer } from "../helpers/consumer";
+import { HOST, SECRET } from "../helpers/fixtures";
+import { type Checkpoint, describeUnderEngine, webhooksIn } from "./helpers/engine";
+import {
+  devStack,
+  expectLostCreateSettled,
+  expectNoSecretIn,
+  expectOneActivePerResource,
+  useStage,
+} from "./helpers/stage";
+
+const root = join(__dirname, "../..");
+const PROGRAM = join(__dirname, "plugin-program");
+/** A host of the sandbox's seed that no scenario registers beforehand: the Domain scenario verifies it. */
+const DOMAIN_HOST = "other.acme.test";
+/** A lost answer is re-listed for this long before the provider gives up and keeps the create pending. */
+const RECONCILE = { SERVICE_RECONCILE_SECONDS: "1" };
+
+const ENCRYPTED = "1b47061264138c4ac30d75fd1eb44270";
+/** Whether a value in `pulumi stack export` is a secret, stored encrypted. */
+const isEncrypted = (value: unknown) =>
+  typeof value === "object" &&
+  value !== null &&
+  Object.values(value).includes(ENCRYPTED) &&
+  "ciphertext" in value;
+
+describeUnderEngine("the provider plugin under the real engine, from a packed install", () => {
+  let consumer: Consumer;
+  // Installed before the sandbox starts (useStage): npm runs synchronously here, and a sandbox left
+  // unanswering that long drops the connections its callers keep alive.
+  beforeAll(() => {
+    consumer = createConsumer(root);
+    for (const file of ["Pulumi.yaml", "index.ts", "tsconfig.json"]) {
+      cpSync(join(PROGRAM, file), join(consumer.dir, file));
+    }
+  }, 240_000);
+  afterAll(() => {
+    if (consumer) rmSync(consumer.dir, { recursive: true, force: true });
+  });
+  const stages = useStage();
+
+  it("goes up with a Domain and two Webhooks, previews with no API call, refreshes and is destroyed", async () => {
+    const stage = stages.current;
+    const project = await devStack(
+      stage,
+      {
+        host: DOMAIN_HOST,
+        "service:hostOverrides": { [DOMAIN_HOST]: stage.originUrl },
+        domain: "true",
+        webhooks: [
+          { name: "authentications", kind: "authentication" },
+          { name: "fingerprints", kind: "fingerprint" },
+        ],
+      },
+      { at: consumer.dir, stack: "domain" },
+    );
+    await project.run(["up", "--yes"]);
+    await expectOneActivePerResource(stage, [project]);
+    const state = await project.exported();
+    const types = (state.deployment.resources ?? []).map((r) => r.type);
+    expect(types).toEqual(
+      expect.arrayContaining([
+        "service:index:Domain",
+        "service:index:DomainRegistration",
+        "service:index:VerificationFile",
+        "service:index:DomainVerification",
+        "service:index:Webhook",
+      ]),
+    );
+    expect(types.filter((t) => t.startsWith("pulumi-nodejs:dynamic"))).toEqual([]);
+    expectSecretsEncrypted(state);
+
+    const mark = stage.mark();
+    await project.run(["preview", "--expect-no-changes"]);
+    expect(stage.callsSince(mark)).toBe(0);
+
+    await project.run(["refresh", "--yes", "--skip-preview"]);
+    await project.run(["preview", "--expect-no-changes"]);
+    await project.run(["destroy", "--yes"]);
+    expect(await stage.active()).toEqual([]);
+    expectNoSecretIn([project.checkpointFile("service-plugin-e2e", "domain")], stage);
+  });
+
+  it("imports a webhook created out of band and a registered domain, previews clean, and notices a rotated secret", async () => {
+    const stage = stages.current;
+    const uuid = await stage.webhookMadeByHand();
+    const project = await devStack(stage, { adoptDomain: "true" }, { at: consumer.dir, stack: "imported" });
+
+    const imported = await project.run(["import", "service:index:Webhook", "orders", uuid, "--yes"], {
+      allowFailure: true,
+    });
+    console.log(imported.output);
+    const domain = await project.run(["import", "service:index:DomainVerification", "hooks", HOST, "--yes"], {
+      allowFailure: true,
+    });
+    console.log(domain.output);
+    const [webhook] = webhooksIn(await project.exported());
+    expect(webhook?.id).toBe(uuid);
+
+    const mark = stage.mark();
+    await project.run(["preview", "--expect-no-changes"]);
+    expect(stage.callsSince(mark)).toBe(0);
+    await project.run(["up", "--yes"]);
+    await project.run(["preview", "--expect-no-changes"]);
+    expect(await stage.active()).toEqual([uuid]);
+    await expectOneActivePerResource(stage, [project]);
+
+    // The secret the program gave was recorded with the inputs: a new one replaces the webhook.
+    await project.config("webhookSecret", `${SECRET}-rotated`, true);
+    const rotated = await project.run(["preview", "--diff"]);
+    expect(rotated.output).toMatch(/\+-\s*service:index:Webhook: \(replace\)[\s\S]*secretKey/);
+    await project.config("webhookSecret", SECRET, true);
+
+    await project.run(["destroy", "--yes"]);
+    expect(await stage.active()).toEqual([]);
+    // The imported domain was destroyed with the stack: register it again for the scenarios after this.
+    await stage.registerHost();
+  });
+
+  it("keeps a create whose answer was lost, and the next up creates exactly one", async () => {
+    const stage = stages.current;
+    const project = await devStack(stage, {}, { at: consumer.dir, stack: "lost", env: RECONCILE });
+    await expectLostCreateSettled(stage, project);
+    await project.run(["preview", "--expect-no-changes"]);
+    await expectOneActivePerResource(stage, [project]);
+    await project.run(["destroy", "--yes"]);
+    expect(await stage.active()).toEqual([]);
+  });
+
+  it("is found as pulumi-resource-service on PATH by a project that does not list it", async () => {
+    const stage = stages.current;
+    const dir = join(consumer.dir, "ambient");
+    mkdirSync(dir);
+    for (const file of ["index.ts", "tsconfig.json"]) cpSync(join(PROGRAM, file), join(dir, file));
+    writeFileSync(join(dir, "Pulumi.yaml"), "name: service-plugin-ambient\nruntime: nodejs\n");
+    const bin = join(consumer.dir, "node_modules/.bin");
+    const cli = builtPulumi() ?? "pulumi";
+    const PATH = [bin, dirname(cli), process.env.PATH].join(delimiter);
+    const project = await devStack(stage, {}, { at: dir, stack: "ambient", env: { PATH } });
+    const up = await project.run(["up", "--yes"]);
+    expect(up.output).toContain(
+      `using pulumi-resource-service from $PATH at ${join(bin, "pulumi-resource-service")}`,
+    );
+    await expectOneActivePerResource(stage, [project]);
+    await project.run(["preview", "--expect-no-changes"]);
+    await project.run(["destroy", "--yes"]);
+    expect(await stage.active()).toEqual([]);
+  });
+});
+
+/** Every declared secret input and output in state is stored encrypted, never in plain text. */
+function expectSecretsEncrypted(state: Checkpoint) {
+  const byToken = new Map(Object.values(registry).map((d) => [d.pluginToken, d.secrets]));
+  const checked: string[] = [];
+  for (const resource of state.deployment.resources ?? []) {
+    const secrets = byToken.get(resource.type);
+    if (!secrets) continue;
+    for (const [where, keys] of [
+      ["inputs", secrets.inputs],
+      ["outputs", secrets.outputs],
+    ] as const) {
+      for (const key of keys) {
+        const value = resource[where]?.[key];
+        if (value === undefined) continue;
+        expect(isEncrypted(value), `${resource.urn} ${where}.${key}`).toBe(true);
+        checked.push(`${resource.type} ${where}.${key}`);
+      }
+    }
+  }
+  expect(checked.length).toBeGreaterThan(0);
+}
