@@ -129,7 +129,7 @@ export function generateSchema(root: string) {
 }
 
 /** Where the schema says the package's logo is; only `npm run sdk` ever fetches it. */
-export const SDK_LOGO_URL = "http://logo.service-pulumi.invalid/logo.png";
+const SDK_LOGO_URL = "http://logo.service-pulumi.invalid/logo.png";
 
 /** The schema as the file holds it: JSON with two-space indents and a final newline. */
 export function schemaText(root: string): string {

@@ -17,7 +17,7 @@ import { builtPulumi, hermeticEnvironment } from "./pulumi-engine.mts";
 const execFileAsync = promisify(execFile);
 const root = join(import.meta.dirname, "..");
 /** The languages generated, in the names `pulumi package gen-sdk --language` takes. */
-export const SDK_LANGUAGES = ["python", "go", "dotnet"] as const;
+const SDK_LANGUAGES = ["python", "go", "dotnet"] as const;
 
 function fail(message: string): never {
   process.stderr.write(`npm run sdk: ${message}\n`);
@@ -42,7 +42,17 @@ try {
     // Asynchronous, so that this process can answer the logo request while gen-sdk runs.
     const run = await execFileAsync(
       pulumi,
-      ["package", "gen-sdk", schemaPath, "--language", language, "--version", schema.version, "--out", values.out],
+      [
+        "package",
+        "gen-sdk",
+        schemaPath,
+        "--language",
+        language,
+        "--version",
+        schema.version,
+        "--out",
+        values.out,
+      ],
       { cwd: root, env, encoding: "utf8" },
     ).catch((error: { stdout?: string; stderr?: string }) => error);
     if ("code" in run) fail(`gen-sdk for ${language} failed:\n${run.stderr}${run.stdout}`);
@@ -59,7 +69,8 @@ try {
  * 127.0.0.1 that serves assets/logo.png to that one URL and refuses everything else.
  */
 async function serveLogo(logoUrl: string | undefined) {
-  if (!logoUrl?.startsWith("http://")) fail("schema.json's logoUrl must be a plain http:// URL (see scripts/sdk.mts).");
+  if (!logoUrl?.startsWith("http://"))
+    fail("schema.json's logoUrl must be a plain http:// URL (see scripts/sdk.mts).");
   const png = readFileSync(join(root, "assets/logo.png"));
   const server = createServer((request, response) => {
     if (request.url === logoUrl) {
