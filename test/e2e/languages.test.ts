@@ -127,7 +127,7 @@ describeUnderEngine("programs in Python, YAML and Go on the provider plugin, fro
     expect(stage.callsSince(mark)).toBe(0);
   });
 
-  it("a Python project imports a webhook made out of band, prints its Python code, and previews clean", async () => {
+  it("pulumi import adopts a webhook made out of band, prints each language's code, and previews clean", async () => {
     const stage = stages.current;
     const uuid = await stage.webhookMadeByHand();
     const project = await stackOf(stage, "python", { host: HOST, domain: "false" });
@@ -140,6 +140,22 @@ describeUnderEngine("programs in Python, YAML and Go on the provider plugin, fro
     expect(imported.output).toMatch(/secretKey[\s\S]*needs the key it was created with added to the program/);
     const [webhook] = webhooksIn(await project.exported());
     expect(webhook?.id).toBe(uuid);
+
+    // The YAML and Go projects print their own language's code for the same webhook; each then forgets it
+    // (state delete) so that the Python stack alone manages it.
+    for (const [language, code] of [
+      ["yaml", /orders:\s+type: service(?::index)?:Webhook\s+properties:\s+channel: orders/],
+      [
+        "go",
+        /service\.NewWebhook\(ctx, "orders", &service\.WebhookArgs\{\s+Channel:\s+pulumi\.String\("orders"\)/,
+      ],
+    ] as const) {
+      const other = await stackOf(stage, language, { host: HOST });
+      const printedCode = await other.run(["import", "service:index:Webhook", "orders", uuid, "--yes"]);
+      expect(printedCode.output).toMatch(code);
+      const [adopted] = webhooksIn(await other.exported());
+      await other.run(["state", "delete", adopted!.urn, "--force", "--yes"]);
+    }
 
     // The program already declares it, with its secret: once unprotected, nothing is left to change.
     await project.run(["state", "unprotect", webhook!.urn, "--yes"]);
