@@ -10,13 +10,13 @@
  * plaintext secret in anything printed or stored.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { pinnedPulumiVersion } from "../../scripts/pulumi-engine.mts";
 import { type Consumer, createConsumer } from "../helpers/consumer";
 import { HOST } from "../helpers/fixtures";
-import { describeUnderEngine, type PulumiProject, webhooksIn } from "./helpers/engine";
+import { describeUnderEngine, type PulumiProject, pulumiProject, webhooksIn } from "./helpers/engine";
 import {
   devStack,
   expectNoSecretIn,
@@ -29,6 +29,8 @@ import {
 const root = join(__dirname, "../..");
 /** A host of the sandbox's seed that no scenario registers beforehand: each language's Domain verifies it. */
 const DOMAIN_HOST = "other.acme.test";
+const pluginVersion = (JSON.parse(readFileSync(join(root, "schema.json"), "utf8")) as { version: string })
+  .version;
 const GO_SDK_MODULE = "github.com/service-pulumi/service-pulumi/sdk/go";
 
 describeUnderEngine("programs in Python, YAML and Go on the provider plugin, from a packed install", () => {
@@ -125,6 +127,21 @@ describeUnderEngine("programs in Python, YAML and Go on the provider plugin, fro
     expect(preview.output).toMatch(/\+\s+service:index:Domain\s+hooks\s+create/);
     expect(preview.output).toMatch(/\+\s+service:index:Webhook\s+orders\s+create/);
     expect(stage.callsSince(mark)).toBe(0);
+  });
+
+  it("a Python project reports the plugin its installed SDK needs, with its version, to pulumi install", async () => {
+    // The same program without the plugins entry in Pulumi.yaml: the engine must learn of the plugin from
+    // the SDK's pulumi-plugin.json, and with no way to download it here, says which one it looked for.
+    const dir = join(consumer.dir, "python-unlisted");
+    mkdirSync(dir);
+    cpSync(join(dirs.python, "__main__.py"), join(dir, "__main__.py"));
+    writeFileSync(
+      join(dir, "Pulumi.yaml"),
+      "name: service-python-unlisted\nruntime:\n  name: python\n  options:\n    virtualenv: ../python/venv\n",
+    );
+    const install = await pulumiProject({ at: dir }).run(["install"], { allowFailure: true });
+    expect(install.status).not.toBe(0);
+    expect(install.output).toContain(`pulumi-resource-service-v${pluginVersion}`);
   });
 
   it("pulumi import adopts a webhook made out of band, prints each language's code, and previews clean", async () => {
