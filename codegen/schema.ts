@@ -115,7 +115,11 @@ export function generateSchema(root: string) {
     license: pkg.license as string,
     repository: (pkg.repository.url as string).replace(/^git\+/, "").replace(/\.git$/, ""),
     publisher: "service-pulumi",
-    meta: { moduleFormat: "(.*)" },
+    // Plain HTTP on a name that resolves nowhere: the .NET generator downloads the logo at generation
+    // time, and `npm run sdk` answers this one URL from assets/logo.png (scripts/sdk.mts).
+    logoUrl: SDK_LOGO_URL,
+    // SDKs that pack on their own: a go.mod for Go, a pyproject.toml for Python.
+    meta: { moduleFormat: "(.*)", supportPack: true },
     config: { variables: settings },
     provider: { description: config.description, inputProperties: settings },
     resources,
@@ -123,6 +127,9 @@ export function generateSchema(root: string) {
     language: languages(pkg.peerDependencies["@pulumi/pulumi"] as string),
   };
 }
+
+/** Where the schema says the package's logo is; only `npm run sdk` ever fetches it. */
+const SDK_LOGO_URL = "http://logo.service-pulumi.invalid/logo.png";
 
 /** The schema as the file holds it: JSON with two-space indents and a final newline. */
 export function schemaText(root: string): string {

@@ -5,29 +5,55 @@
  *   `pulumi version`, and an unstamped build still runs the update check);
  * - `pulumi-resource-pulumi-nodejs`, the dynamic-provider plugin, from the same release's sdk module;
  * - `pulumi-language-nodejs`, this repository's stand-in for the language host (engine/pulumi-language-nodejs.cjs
- *   says why).
+ *   says why);
+ * - the language hosts of the other languages, from the module engine/hosts: the real ones for YAML
+ *   (pulumi-yaml) and .NET (pulumi-dotnet), and this repository's stand-ins for Python and Go (whose
+ *   modules the proxy refuses), with `pulumi-language-python-exec` from the sdk module beside them.
  *
  * A second run finds the folder (scripts/pulumi-engine.mts) and only refreshes the two scripts: seconds.
  * Go's own build cache makes a rebuild after a change of pin cheaper than the first, cold one.
  * `--force` rebuilds anyway.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
-import { engineBinDir, engineModuleDir, pinnedPulumiVersion } from "./pulumi-engine.mts";
+import {
+  engineBinDir,
+  engineModuleDir,
+  hostsModuleDir,
+  languageHostSources,
+  pinnedPulumiVersion,
+} from "./pulumi-engine.mts";
 
 const CLI_PACKAGE = "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi";
 const SDK_MODULE = "github.com/pulumi/pulumi/sdk/v3";
 const VERSION_VARIABLE = "github.com/pulumi/pulumi/sdk/v3/go/common/version.Version";
+const HOSTS_VERSION_VARIABLE = "github.com/service-pulumi/service-pulumi/engine/hosts/langhost.Version";
+/** The language hosts built from engine/hosts, each into a binary named as the engine looks it up. */
+const LANGUAGE_HOST_PACKAGES = [
+  "./cmd/pulumi-language-python",
+  "./cmd/pulumi-language-go",
+  "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml",
+  "github.com/pulumi/pulumi-dotnet/pulumi-language-dotnet/v3",
+];
 
 function fail(message: string): never {
   process.stderr.write(`npm run engine: ${message}\n`);
   process.exit(1);
 }
 
-function go(args: readonly string[]): string {
+function go(args: readonly string[], cwd = engineModuleDir): string {
   const run = spawnSync("go", args, {
-    cwd: engineModuleDir,
+    cwd,
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
     // The pin may need a newer Go than the one installed: let Go fetch that toolchain through the proxy.
@@ -94,10 +120,41 @@ installScript(
   join(binDir, "pulumi-resource-pulumi-nodejs"),
 );
 installScript(join(engineModuleDir, "pulumi-language-nodejs.cjs"), join(binDir, "pulumi-language-nodejs"));
+installScript(
+  join(sdkDir, "python/cmd/pulumi-language-python-exec"),
+  join(binDir, "pulumi-language-python-exec"),
+);
+const hostsBuilt = buildLanguageHosts();
+
+/**
+ * Builds the language hosts of engine/hosts into the folder, unless the stamp there says the same sources
+ * were built already. Go's build cache makes a rebuild after a change take seconds.
+ */
+function buildLanguageHosts(): boolean {
+  const stamp = join(binDir, "language-hosts.stamp");
+  const sources = languageHostSources();
+  if (!process.argv.includes("--force") && existsSync(stamp) && readFileSync(stamp, "utf8") === sources) {
+    return false;
+  }
+  go(
+    [
+      "build",
+      "-trimpath",
+      "-ldflags",
+      `-X ${HOSTS_VERSION_VARIABLE}=${version}`,
+      "-o",
+      `${binDir}/`,
+      ...LANGUAGE_HOST_PACKAGES,
+    ],
+    hostsModuleDir,
+  );
+  writeFileSync(stamp, sources);
+  return true;
+}
 
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
+const what = built ? "built" : hostsBuilt ? "language hosts rebuilt" : "already built";
 process.stderr.write(
-  `Pulumi ${version}: ${built ? "built" : "already built"} in ${seconds} s. ` +
-    "Put this folder first on PATH to use it:\n",
+  `Pulumi ${version}: ${what} in ${seconds} s. ` + "Put this folder first on PATH to use it:\n",
 );
 process.stdout.write(`${binDir}\n`);

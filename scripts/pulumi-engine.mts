@@ -8,11 +8,27 @@
  * $XDG_CACHE_HOME/service-pulumi/engine, else ~/.cache/service-pulumi/engine.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { delimiter, dirname, join, relative } from "node:path";
 
 export const engineModuleDir = join(import.meta.dirname, "../engine");
+/** The module of the language hosts other than Node.js' (a module of its own: see engine/hosts/go.mod). */
+export const hostsModuleDir = join(engineModuleDir, "hosts");
+
+/**
+ * A fingerprint of everything the language hosts are built from: each file of engine/hosts by path and
+ * content. The engine folder keeps the one it was built from, so a change of source rebuilds them.
+ */
+export function languageHostSources(): string {
+  const hash = createHash("sha256");
+  const files = readdirSync(hostsModuleDir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+  for (const file of files) hash.update(`${relative(hostsModuleDir, file)}\0`).update(readFileSync(file));
+  return hash.digest("hex");
+}
 
 /** The Pulumi release that engine/go.mod pins (`v3.259.0`). */
 export function pinnedPulumiVersion(): string {

@@ -9,16 +9,16 @@
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import * as registry from "../../provider/registry";
 import { builtPulumi } from "../../scripts/pulumi-engine.mts";
 import { type Consumer, createConsumer } from "../helpers/consumer";
 import { HOST, SECRET } from "../helpers/fixtures";
-import { type Checkpoint, describeUnderEngine, webhooksIn } from "./helpers/engine";
+import { describeUnderEngine, webhooksIn } from "./helpers/engine";
 import {
   devStack,
   expectLostCreateSettled,
   expectNoSecretIn,
   expectOneActivePerResource,
+  expectSecretsEncrypted,
   useStage,
 } from "./helpers/stage";
 
@@ -28,14 +28,6 @@ const PROGRAM = join(__dirname, "plugin-program");
 const DOMAIN_HOST = "other.acme.test";
 /** A lost answer is re-listed for this long before the provider gives up and keeps the create pending. */
 const RECONCILE = { SERVICE_RECONCILE_SECONDS: "1" };
-
-const ENCRYPTED = "1b47061264138c4ac30d75fd1eb44270";
-/** Whether a value in `pulumi stack export` is a secret, stored encrypted. */
-const isEncrypted = (value: unknown) =>
-  typeof value === "object" &&
-  value !== null &&
-  Object.values(value).includes(ENCRYPTED) &&
-  "ciphertext" in value;
 
 describeUnderEngine("the provider plugin under the real engine, from a packed install", () => {
   let consumer: Consumer;
@@ -161,25 +153,3 @@ describeUnderEngine("the provider plugin under the real engine, from a packed in
     expect(await stage.active()).toEqual([]);
   });
 });
-
-/** Every declared secret input and output in state is stored encrypted, never in plain text. */
-function expectSecretsEncrypted(state: Checkpoint) {
-  const byToken = new Map(Object.values(registry).map((d) => [d.pluginToken, d.secrets]));
-  const checked: string[] = [];
-  for (const resource of state.deployment.resources ?? []) {
-    const secrets = byToken.get(resource.type);
-    if (!secrets) continue;
-    for (const [where, keys] of [
-      ["inputs", secrets.inputs],
-      ["outputs", secrets.outputs],
-    ] as const) {
-      for (const key of keys) {
-        const value = resource[where]?.[key];
-        if (value === undefined) continue;
-        expect(isEncrypted(value), `${resource.urn} ${where}.${key}`).toBe(true);
-        checked.push(`${resource.type} ${where}.${key}`);
-      }
-    }
-  }
-  expect(checked.length).toBeGreaterThan(0);
-}

@@ -15,11 +15,13 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import * as registry from "../../../provider/registry";
 import { type Sandbox, type SeedInput, startSandbox } from "../../../sandbox/index";
 import { startDirectoryOrigin } from "../../helpers/directory-origin";
 import { HOOKS_TOKEN, HOST, SECRET, testSeed } from "../../helpers/fixtures";
 import { plainApi } from "../../helpers/http";
 import {
+  type Checkpoint,
   PROGRAM_DIR,
   type ProjectOptions,
   type PulumiProject,
@@ -211,4 +213,34 @@ export function useStage(tokens: readonly string[] = [HOOKS_TOKEN]): { readonly 
     await holder.current.close();
   });
   return holder;
+}
+
+const ENCRYPTED = "1b47061264138c4ac30d75fd1eb44270";
+/** Whether a value in `pulumi stack export` is a secret, stored encrypted. */
+const isEncrypted = (value: unknown) =>
+  typeof value === "object" &&
+  value !== null &&
+  Object.values(value).includes(ENCRYPTED) &&
+  "ciphertext" in value;
+
+/** Every declared secret input and output in state is stored encrypted, never in plain text. */
+export function expectSecretsEncrypted(state: Checkpoint) {
+  const byToken = new Map(Object.values(registry).map((d) => [d.pluginToken, d.secrets]));
+  const checked: string[] = [];
+  for (const resource of state.deployment.resources ?? []) {
+    const secrets = byToken.get(resource.type);
+    if (!secrets) continue;
+    for (const [where, keys] of [
+      ["inputs", secrets.inputs],
+      ["outputs", secrets.outputs],
+    ] as const) {
+      for (const key of keys) {
+        const value = resource[where]?.[key];
+        if (value === undefined) continue;
+        expect(isEncrypted(value), `${resource.urn} ${where}.${key}`).toBe(true);
+        checked.push(`${resource.type} ${where}.${key}`);
+      }
+    }
+  }
+  expect(checked.length).toBeGreaterThan(0);
 }

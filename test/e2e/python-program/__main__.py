@@ -1,0 +1,38 @@
+"""A platform team's Python program: a verified Domain and the webhooks that deliver to it.
+
+Shaped by stack configuration, as the TypeScript e2e program is:
+- host (required), webhookSecret (secret, required), filesDir (the folder served as https://<host>/);
+- domain: false to declare no Domain (the host is registered already);
+- webhooks: a JSON list of {"name", "kind"?} (default: one named "orders").
+"""
+import json
+
+import pulumi
+import service_pulumi as service
+
+config = pulumi.Config()
+host = config.require("host")
+secret_key = config.require_secret("webhookSecret")
+hooks = json.loads(config.get("webhooks") or '[{"name": "orders"}]')
+
+domain = (
+    service.Domain("hooks", domain_name=host, publish_directory=config.require("filesDir"), timeout=30)
+    if config.get_bool("domain") is not False
+    else None
+)
+
+webhooks = [
+    service.Webhook(
+        hook["name"],
+        endpoint=f"https://{host}/service/events",
+        secret_key=secret_key,
+        channel=hook["name"],
+        filters=[service.WebhookFilterArgs(key="activity.name", value=hook.get("kind", "authentication"))],
+        opts=pulumi.ResourceOptions(depends_on=[domain] if domain else []),
+    )
+    for hook in hooks
+]
+
+if domain:
+    pulumi.export("domainUuid", domain.domain_uuid)
+pulumi.export("webhookUuids", {hook["name"]: w.webhook_uuid for hook, w in zip(hooks, webhooks)})
