@@ -9,6 +9,9 @@
 require("../dist/provider/plugin/main.js")
   .serve(process.argv.slice(2))
   .catch((error) => {
-    process.stderr.write(`The service provider plugin could not start: ${error?.message ?? error}\n`);
+    process.stderr.write(
+      `The service provider plugin could not start: ${error?.message ?? error}. ` +
+        "It needs Node.js 22.19 or later and @pulumi/pulumi installed next to @service/pulumi: run `npm install @service/pulumi @pulumi/pulumi` in the project, then the Pulumi command again.\n",
+    );
     process.exit(1);
   });

@@ -38,16 +38,20 @@ function withSecretProperties(error: unknown, secretKeys: Iterable<string>): unk
 
 /** The plugin's methods for one resource type, over its declared lifecycle. */
 export class CustomResource {
+  /** @param declared - The resource as the registry declares it: its lifecycle and its secrets. */
   constructor(readonly declared: DeclaredResource) {}
 
+  /** The outputs to answer as secrets: the declared ones, and those named like an input that was secret. */
   private outputSecrets(inputSecrets: Iterable<string>): Set<string> {
     return new Set([...this.declared.secrets.outputs, ...inputSecrets]);
   }
 
+  /** The inputs to answer as secrets: the declared ones, and those that arrived secret. */
   private inputSecrets(arrivedSecret: Iterable<string>): Set<string> {
     return new Set([...this.declared.secrets.inputs, ...arrivedSecret]);
   }
 
+  /** Validates `news` (defaults applied, filters canonical), with its secrets wrapped again. */
   async check(olds: ResourceProps, news: ResourceProps): Promise<provider.CheckResult> {
     const incoming = revealSecrets(news);
     const result = (await this.declared.check(revealSecrets(olds).props, incoming.props)) as Answer;
@@ -77,6 +81,10 @@ export class CustomResource {
     };
   }
 
+  /**
+   * Creates the object. A failure that carries state (a create whose outcome is unknown) keeps that
+   * state's secrets wrapped, since the engine records it.
+   */
   async create(inputs: ResourceProps): Promise<provider.CreateResult> {
     const incoming = revealSecrets(inputs);
     const secrets = this.outputSecrets(incoming.secretKeys);
@@ -100,6 +108,7 @@ export class CustomResource {
     };
   }
 
+  /** Applies a change that is not a replacement (or settles a pending create); failures as for create. */
   async update(id: string, olds: ResourceProps, news: ResourceProps): Promise<provider.UpdateResult> {
     const incoming = revealSecrets(news);
     const secrets = this.outputSecrets(incoming.secretKeys);
@@ -111,6 +120,7 @@ export class CustomResource {
     }
   }
 
+  /** Deletes the object (a webhook or domain is deactivated). */
   async delete(id: string, props: ResourceProps): Promise<void> {
     await this.declared.remove(id, revealSecrets(props).props);
   }

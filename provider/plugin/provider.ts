@@ -9,7 +9,6 @@ import * as registry from "../registry";
 import type { DeclaredResource } from "../resource-declaration";
 import type { ResourceProps } from "../resource-lifecycle";
 import { CustomResource } from "./custom-resource";
-import { constructDomain } from "./domain-component";
 import { packageFile, packageVersion } from "./package-files";
 
 /** What the engine sends that the SDK's server does not pass on (see server-hooks.ts). */
@@ -52,6 +51,8 @@ export function serviceProvider(extras: EngineExtras): provider.Provider {
           `The service provider plugin ${version} has no component ${type}; its only component is ${DOMAIN_COMPONENT_TYPE}. Correct the type token in the program.`,
         );
       }
+      // Loaded here: a plugin that serves only custom resources never loads the component's modules.
+      const { constructDomain } = await import("./domain-component.js");
       return constructDomain(name, inputs, opts);
     },
   };
