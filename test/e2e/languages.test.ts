@@ -65,12 +65,20 @@ describeUnderEngine("programs in Python, YAML and Go on the provider plugin, fro
   });
   const stages = useStage();
 
-  /** A stack of the language's project, pointed at the stage, with the Domain on DOMAIN_HOST. */
-  const stackOf = (stage: Stage, language: keyof typeof dirs, settings: Record<string, unknown> = {}) =>
+  /**
+   * A new stack of the language's project, pointed at the stage, with the Domain on DOMAIN_HOST. Each
+   * scenario names its own stack: a stack's settings stay in the project's Pulumi.<stack>.yaml.
+   */
+  const stackOf = (
+    stage: Stage,
+    language: keyof typeof dirs,
+    stack: string,
+    settings: Record<string, unknown> = {},
+  ) =>
     devStack(
       stage,
       { host: DOMAIN_HOST, "service:hostOverrides": { [DOMAIN_HOST]: stage.originUrl }, ...settings },
-      { at: dirs[language], stack: language },
+      { at: dirs[language], stack },
     );
 
   /** up, an unchanged preview with no API call, refresh, destroy: the life of a stack. */
@@ -102,7 +110,7 @@ describeUnderEngine("programs in Python, YAML and Go on the provider plugin, fro
 
   it("a Python program goes up with a Domain and two Webhooks, previews with no API call, refreshes and is destroyed", async () => {
     const stage = stages.current;
-    const project = await stackOf(stage, "python", {
+    const project = await stackOf(stage, "python", "python", {
       webhooks: [
         { name: "authentications", kind: "authentication" },
         { name: "fingerprints", kind: "fingerprint" },
@@ -114,14 +122,14 @@ describeUnderEngine("programs in Python, YAML and Go on the provider plugin, fro
 
   it("a YAML program does the same", async () => {
     const stage = stages.current;
-    const project = await stackOf(stage, "yaml");
+    const project = await stackOf(stage, "yaml", "yaml");
     await lifecycle(stage, project, 2);
     expectNoSecretIn([project.checkpointFile("service-yaml", "yaml")], stage);
   });
 
   it("a Go program compiles against the generated SDK and previews, with no API call", async () => {
     const stage = stages.current;
-    const project = await stackOf(stage, "go");
+    const project = await stackOf(stage, "go", "go");
     const mark = stage.mark();
     const preview = await project.run(["preview"]);
     expect(preview.output).toMatch(/\+\s+service:index:Domain\s+hooks\s+create/);
@@ -147,7 +155,7 @@ describeUnderEngine("programs in Python, YAML and Go on the provider plugin, fro
   it("pulumi import adopts a webhook made out of band, prints each language's code, and previews clean", async () => {
     const stage = stages.current;
     const uuid = await stage.webhookMadeByHand();
-    const project = await stackOf(stage, "python", { host: HOST, domain: "false" });
+    const project = await stackOf(stage, "python", "imported", { host: HOST, domain: "false" });
     const imported = await project.run(["import", "service:index:Webhook", "orders", uuid, "--yes"]);
     // The code to paste into the program, in the project's language.
     expect(imported.output).toContain("import service_pulumi as service");
@@ -167,7 +175,7 @@ describeUnderEngine("programs in Python, YAML and Go on the provider plugin, fro
         /service\.NewWebhook\(ctx, "orders", &service\.WebhookArgs\{\s+Channel:\s+pulumi\.String\("orders"\)/,
       ],
     ] as const) {
-      const other = await stackOf(stage, language, { host: HOST });
+      const other = await stackOf(stage, language, "imported", { host: HOST });
       const printedCode = await other.run(["import", "service:index:Webhook", "orders", uuid, "--yes"]);
       expect(printedCode.output).toMatch(code);
       const [adopted] = webhooksIn(await other.exported());
