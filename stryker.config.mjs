@@ -23,7 +23,7 @@ export default {
     "provider/lifecycle-kit/unknowns.ts",
     "provider/lifecycle-kit/common-members.ts",
     "provider/lifecycle-kit/secret-hash.ts",
-    "provider/runtime/keyed-lock.ts",
+    "provider/context/keyed-lock.ts",
   ],
   coverageAnalysis: "perTest",
   concurrency: 2,
