@@ -9,7 +9,7 @@ export const FaultSpec = exactly<FaultShape>()(
     .object({
       method: z.enum(["GET", "POST"]),
       /** An exact path, or a prefix ending in `*`. */
-      path: z.string().startsWith("/"),
+      path: z.string().startsWith("/", "must start with /"),
       count: z.number().int().positive().default(1),
       /** Answer with this status instead of handling the request (or, with `apply`, after handling it). */
       status: z.number().int().min(400).max(599).optional(),

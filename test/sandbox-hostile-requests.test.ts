@@ -94,12 +94,58 @@ describe("readable sandbox errors", () => {
     );
   });
 
-  it("words types and bounds", async () => {
-    const response = await plain.api("POST", "/_sandbox/faults", {
-      body: { method: "GET", path: "/v1/health", count: 0, delayMs: "soon" },
-    });
-    expect(response.json.error.message).not.toMatch(RAW_ZOD);
-    expect(response.json.error.message).toMatch(/delayMs must be a number, not a string/);
+  /** The fields a fault body is refused for. */
+  const faultFields = async (body: Record<string, unknown>) => {
+    const response = await plain.api("POST", "/_sandbox/faults", { body: { method: "GET", ...body } });
+    expect(response.status).toBe(400);
+    return response.json.error.fields;
+  };
+
+  it("words a bound by its direction, whether it is included, and the value's origin", async () => {
+    expect(
+      await faultFields({ path: "/v1/health", count: 0, status: 600, retryAfter: -1, delayMs: 1.5 }),
+    ).toEqual([
+      { field: "count", message: "must be greater than 0" },
+      { field: "status", message: "must be at most 599" },
+      { field: "retryAfter", message: "must be at least 0" },
+      { field: "delayMs", message: "must be a whole number" },
+    ]);
+    expect(await faultFields({ path: "/v1/health", status: 399, delayMs: 60_001 })).toEqual([
+      { field: "status", message: "must be at least 400" },
+      { field: "delayMs", message: "must be at most 60000" },
+    ]);
+    expect(() => plain.sandbox.upsertSession({ organization: "", kind: "authentication" })).toThrow(
+      "the request has invalid parameters (organization must be at least 1 characters long): correct them and send it again",
+    );
+  });
+
+  it("says what a value must be and what it is instead", async () => {
+    expect(
+      await faultFields({ path: "/v1/health", status: "x", count: null, apply: [], retryAfter: {}, drop: 1 }),
+    ).toEqual([
+      { field: "count", message: "must be a number, not null" },
+      { field: "status", message: "must be a number, not a string" },
+      { field: "apply", message: "must be true or false, not an array" },
+      { field: "retryAfter", message: "must be a number, not an object" },
+      { field: "drop", message: "must be true or false, not a number" },
+    ]);
+    const search = await plain.api("POST", "/v2/search/authentications", { body: { filters: {} } });
+    expect(search.json.error.fields).toEqual([
+      { field: "filters", message: "must be an array, not an object" },
+    ]);
+    const refused = (input: Record<string, unknown>) => () =>
+      plain.sandbox.upsertSession({ organization: "acme", kind: "authentication", ...input } as never);
+    // Regressions: a boolean read "not true or false", and a list of members "must be record".
+    expect(refused({ organization: true })).toThrow("(organization must be a string, not a boolean)");
+    expect(refused({ item: [] })).toThrow("(item must be an object, not an array)");
+    expect(refused({ user: () => "acme-alice" })).toThrow("(user must be a string, not function)");
+  });
+
+  it("states the rule of a fault path, not the name of a zod format (regression: 'must be a valid starts_with')", async () => {
+    expect(await faultFields({ path: "v1/health", drop: true })).toEqual([
+      { field: "path", message: "must start with /" },
+      { field: "path", message: expect.stringMatching(/^no GET route of the API matches v1\/health/) },
+    ]);
   });
 
   it("does the same for the programmatic controls", () => {
