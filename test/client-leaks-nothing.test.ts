@@ -116,6 +116,8 @@ describe("the client's base URL", () => {
   it.each([
     "http://127.0.0.1:8787",
     "http://localhost:8787",
+    "http://sandbox.localhost:8787",
+    "http://127.10.200.30:8787",
     "http://[::1]:8787",
     "https://api.example.com/base",
   ])("accepts %s", (url) => {

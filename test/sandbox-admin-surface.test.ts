@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inspect } from "node:util";
@@ -58,7 +59,7 @@ describe("the admin routes on a loopback sandbox without a token", () => {
   });
   afterAll(() => sandbox.close());
 
-  it.each(["127.0.0.1", "localhost", "[::1]", "127.1.2.3"])(
+  it.each(["127.0.0.1", "localhost", "[::1]", "127.1.2.3", "127.10.200.30", "sandbox.localhost"])(
     "answer a request addressed to %s",
     async (name) => {
       const answer = await send(sandbox, "GET", "/_sandbox/state", { host: `${name}:${sandbox.port}` });
@@ -84,6 +85,21 @@ describe("the admin routes on a loopback sandbox without a token", () => {
       expect(JSON.parse(answer.body).error.code).toBe("host_refused");
     }
     expect((await postSession(sandbox, name)).status).toBe(403);
+  });
+
+  it("refuse a request that names no host at all (HTTP/1.0 without Host) with 403", async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(sandbox.port, "127.0.0.1");
+      let text = "";
+      socket.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      socket.on("end", () => resolve(text));
+      socket.on("error", reject);
+      socket.end("GET /_sandbox/state HTTP/1.0\r\n\r\n");
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 403 /);
+    expect(answer).toContain('"code":"host_refused"');
   });
 
   it("refuses a foreign Origin and an opaque one, and accepts its own", async () => {
@@ -208,12 +224,15 @@ describe("the admin token's source", () => {
   });
 
   // Tests listen on 127.0.0.1 only, so the choice made for a wider address is checked without listening.
-  it.each(["0.0.0.0", "::", "192.168.1.20"])("is made up when listening on %s with none given", (host) => {
-    const first = resolveAdminToken(host, undefined, {});
-    expect(first.generated).toBe(true);
-    expect(first.adminToken).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    expect(resolveAdminToken(host, undefined, {}).adminToken).not.toBe(first.adminToken);
-  });
+  it.each(["0.0.0.0", "::", "192.168.1.20", "no host name"])(
+    "is made up when listening on %s with none given",
+    (host) => {
+      const first = resolveAdminToken(host, undefined, {});
+      expect(first.generated).toBe(true);
+      expect(first.adminToken).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      expect(resolveAdminToken(host, undefined, {}).adminToken).not.toBe(first.adminToken);
+    },
+  );
 
   it.each(["127.0.0.1", "localhost", "::1"])("is not required on %s", (host) => {
     expect(resolveAdminToken(host, undefined, {})).toEqual({ adminToken: undefined, generated: false });
