@@ -178,6 +178,18 @@ describe("parseDelivery", () => {
     expect(named.message).toMatch(/from webhook w-1.*items\[0\]\.owner\.organization/);
   });
 
+  it("reads the body's bytes as UTF-8, from a Uint8Array as from a Buffer, and refuses any other encoding", () => {
+    const raw = body([authentication()]);
+    const bytes = new TextEncoder().encode(raw);
+    expect(parseDelivery(bytes, sign(bytes, SECRET), [SECRET]).items).toEqual([authentication()]);
+    // A byte that is no UTF-8, inside a string: a lenient decoder would read U+FFFD there and parse it.
+    const latin1 = Uint8Array.from(Buffer.from(body([authentication()], { channel: "caf\u00e9" }), "latin1"));
+    const error = thrown(() => parseDelivery(latin1, sign(latin1, SECRET), [SECRET]));
+    expect(error).toBeInstanceOf(MalformedDeliveryError);
+    expect(error.message).toMatch(/the body is not UTF-8 JSON/);
+    expect(error.cause).toBeInstanceOf(TypeError);
+  });
+
   it("refuses an unknown apiVersion before reading anything", () => {
     const raw = body([authentication()]);
     const error = thrown(() =>

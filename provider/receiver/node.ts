@@ -27,7 +27,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefin
         chunks.push(chunk);
         return;
       }
-      req.off("data", onData);
+      // Paused, the request emits no more data: the rest of the body is never read.
       req.pause();
       resolve(undefined);
     };
@@ -84,7 +84,7 @@ export function createNodeHandler<V extends ApiVersion = "2.0">(
   return async (req, res) => {
     try {
       if (req.method !== "POST") {
-        req.resume();
+        // Node drains a body left unread once the answer is sent, so the connection stays usable.
         answer(res, 405, "only POST is accepted", { allow: "POST" });
         return;
       }
@@ -99,12 +99,10 @@ export function createNodeHandler<V extends ApiVersion = "2.0">(
         answer(res, 413, "body too large", { connection: "close" });
         return;
       }
-      const signature = req.headers["service-signature"];
-      const result = await receiveDelivery(
-        body,
-        typeof signature === "string" ? signature : undefined,
-        options,
-      );
+      // Node joins a header sent twice into one string ("a, b"), which the check refuses as several values:
+      // only set-cookie is ever an array.
+      const signature = req.headers["service-signature"] as string | undefined;
+      const result = await receiveDelivery(body, signature, options);
       answer(res, result.status, result.body);
     } catch {
       // The client went away mid-body, or onFailure threw: answer if the connection still allows it.
