@@ -50,6 +50,20 @@ describe("paging", () => {
     expect(listed).toEqual(["hook-1", "hook-2", "hook-3"]);
   });
 
+  it("stops when the service answers the cursor a listing was resumed from", async () => {
+    const server = await scripted(() => ({ items: [], next_cursor: "resume-here" }));
+    const error = await failureOf(
+      (async () => {
+        for await (const _ of clientOf(server.url).authentications({ cursor: "resume-here" })) {
+          // no items
+        }
+      })(),
+    );
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error.message).toMatch(/the cursor "resume-here" came back a second time/);
+    expect(cursorsOf(server.seen)).toEqual(["resume-here"]);
+  });
+
   it("follows distinct cursors to the end, with the page size asked for on every page", async () => {
     const server = await pager({ start: "a", a: "b", b: "c", c: null });
     const listed: string[] = [];
@@ -73,14 +87,17 @@ describe("paging", () => {
     ]);
   });
 
-  it("hands back the service's next cursor, and null at the end", async () => {
-    const server = await scripted((_r, index) => ({
-      items: [],
-      next_cursor: index === 0 ? "more" : undefined,
-    }));
+  it("hands back the service's next cursor and count, null at the end and the page's length without a count", async () => {
+    const server = await scripted((_r, index) =>
+      index === 0
+        ? { items: [], item_count: 7, next_cursor: "more" }
+        : index === 1
+          ? { items: [hook(1)] }
+          : { items: [] },
+    );
     const client = clientOf(server.url);
-    expect((await client.searchWebhooks()).next_cursor).toBe("more");
-    expect((await client.searchWebhooks()).next_cursor).toBeNull();
+    expect(await client.searchWebhooks()).toEqual({ items: [], item_count: 7, next_cursor: "more" });
+    expect(await client.searchWebhooks()).toMatchObject({ item_count: 1, next_cursor: null });
     expect((await client.searchDomains()).next_cursor).toBeNull();
   });
 
@@ -124,6 +141,18 @@ describe("webhook and domain listings", () => {
       expect(error.fields).toEqual([{ field: "limit", message }]);
     }
     expect(world.current.requests()).toBe(0);
+  });
+
+  it("refuses an empty cursor before sending: the first page is asked for with null", async () => {
+    const c = world.current.client();
+    for (const listing of [c.searchWebhooks({ cursor: "" }), c.searchDomains({ cursor: "" })]) {
+      const error = await rejection<RequestValidationError>(listing);
+      expect(error.fields).toEqual([
+        { field: "cursor", message: "must not be empty; send null for the first page" },
+      ]);
+    }
+    expect(await c.searchWebhooks({ cursor: null })).toEqual({ items: [], item_count: 0, next_cursor: null });
+    expect(world.current.requests()).toBe(1);
   });
 
   it.each([

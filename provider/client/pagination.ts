@@ -18,7 +18,8 @@ export async function* paginate<T>(
   first: string | null,
   fetchPage: (cursor: string | null) => Promise<PageOf<T>>,
 ): AsyncGenerator<T> {
-  const seen = new Set<string>(first === null ? [] : [first]);
+  // `first` is null for the first page; null is never looked up, since the loop ends on a null cursor.
+  const seen = new Set<string | null>([first]);
   let cursor = first;
   do {
     const page: PageOf<T> = await fetchPage(cursor);
