@@ -16,6 +16,7 @@ import {
   rejection,
   useClientSandbox,
 } from "./helpers/client-sandbox";
+import { REQUIRED_MEMBERS, V2_STATUS_MEMBERS, withoutMember } from "./helpers/item-members";
 
 /** The session reads of ServiceClient (spec 2.2 to 2.5, 4.2, 4.3) against the sandbox, in both versions. */
 const world = useClientSandbox();
@@ -219,6 +220,104 @@ describe.each(VERSIONS)("API %s", (version) => {
     } finally {
       await server.close();
     }
+  });
+
+  /** Runs `check` with a client of a server that answers `answer.body` to every request. */
+  async function withAnswer(check: (c: ServiceClient, answer: { body: unknown }) => Promise<void>) {
+    const answer = { body: undefined as unknown };
+    const server = await cannedServer(() => answer.body);
+    try {
+      await check(client({ baseUrl: server.url }), answer);
+    } finally {
+      await server.close();
+    }
+  }
+
+  /** The message of the ResponseValidationError `call` fails with. */
+  async function unreadable(call: Promise<unknown>, why: string): Promise<string> {
+    const error = await rejection(call);
+    expect(error, why).toBeInstanceOf(ResponseValidationError);
+    return error.message;
+  }
+
+  it("refuses an item without a member the spec requires, naming the member", async () => {
+    const items = {
+      authentication: (await client().getAuthentication(session("authentication"))).item,
+      fingerprint: (await client().getFingerprint(session("fingerprint"))).item,
+    };
+    const added = ["timestamp.display", "timestamp.epoch", ...(version === "2.0" ? V2_STATUS_MEMBERS : [])];
+    await withAnswer(async (c, answer) => {
+      for (const kind of ["authentication", "fingerprint"] as const) {
+        const get = () => (kind === "authentication" ? c.getAuthentication("id") : c.getFingerprint("id"));
+        answer.body = { item: items[kind], warnings: [] };
+        expect((await get()).item).toEqual(items[kind]);
+        for (const path of [...REQUIRED_MEMBERS[kind], ...added]) {
+          answer.body = { item: withoutMember(items[kind], path), warnings: [] };
+          expect(await unreadable(get(), path)).toContain(`cannot read: item.${path} `);
+        }
+      }
+    });
+  });
+
+  it("reads a compare fingerprint's parent whole, or as {} when not shown, and refuses one in between", async () => {
+    const parent = session("fingerprint");
+    const compare = session("fingerprint", {
+      activity: { mode: "compare" },
+      fingerprint_parent: { service_id: parent },
+    });
+    const { item } = await client().getFingerprint(compare);
+    await withAnswer(async (c, answer) => {
+      answer.body = { item: { ...item, fingerprint_parent: {} }, warnings: [] };
+      expect((await c.getFingerprint("id")).item.fingerprint_parent).toEqual({});
+      const partial = [
+        "activity.form_factor",
+        "activity.mode",
+        "activity.name",
+        "text_fields.customer_item_id",
+        "url",
+      ].map((path) => withoutMember(item, `fingerprint_parent.${path}`));
+      for (const broken of [...partial, { ...item, fingerprint_parent: { service_id: parent } }]) {
+        answer.body = { item: broken, warnings: [] };
+        const message = await unreadable(c.getFingerprint("id"), JSON.stringify(broken.fingerprint_parent));
+        expect(message).toContain("cannot read: item.fingerprint_parent ");
+      }
+    });
+  });
+
+  it("reads images in their two shapes only, and warnings with a code and a message", async () => {
+    const { item } = await client().getAuthentication(session("authentication"));
+    await withAnswer(async (c, answer) => {
+      for (const images of [[{ type: "thumbnail", url: "https://i.example/t" }], { photos: {} }, {}]) {
+        answer.body = { item: { ...item, images }, warnings: [] };
+        expect((await c.getAuthentication("id")).item.images).toEqual(images);
+      }
+      for (const images of [[{ type: "thumbnail" }], [{ url: "https://i.example/t" }], { photos: "x" }]) {
+        answer.body = { item: { ...item, images }, warnings: [] };
+        expect(await unreadable(c.getAuthentication("id"), JSON.stringify(images))).toContain(
+          "cannot read: item.images ",
+        );
+      }
+      answer.body = { item, warnings: [{ code: "fingerprint_parent_not_authorized" }] };
+      expect(await unreadable(c.getAuthentication("id"), "warning")).toContain(
+        "cannot read: warnings.0.message ",
+      );
+    });
+  });
+
+  it("keeps the counts the service gives for a page, and counts the page itself when it gives none", async () => {
+    const { item } = await client().getAuthentication(session("authentication"));
+    await withAnswer(async (c, answer) => {
+      answer.body = { item_count: 30, items: [item], next_cursor: "n" };
+      expect(await c.searchAuthentications()).toMatchObject({ item_count: 30, next_cursor: "n" });
+      answer.body = { items: [item] };
+      expect(await c.searchAuthentications()).toMatchObject({ item_count: 1, next_cursor: null });
+      answer.body = { service_id_count: 30, service_ids: ["a"], next_cursor: null };
+      expect(await c.searchAuthentications({ return: "service_ids" })).toEqual({
+        service_id_count: 30,
+        service_ids: ["a"],
+        next_cursor: null,
+      });
+    });
   });
 
   it("stops with ResponseValidationError when a cursor comes back, instead of paging forever", async () => {

@@ -12,6 +12,7 @@ import {
   verifySignature,
 } from "../provider/receiver/index";
 import { SECRET } from "./helpers/fixtures";
+import { REQUIRED_MEMBERS, withoutMember } from "./helpers/item-members";
 
 /** The signature as the openssl command line computes it, independently of the package. */
 function opensslSignature(body: string | Buffer, secret: string): string {
@@ -189,6 +190,34 @@ describe("parseDelivery", () => {
     expect(error.message).toMatch(/the body is not UTF-8 JSON/);
     expect(error.cause).toBeInstanceOf(TypeError);
   });
+
+  it.each(["2.0", "1.4"] as const)(
+    "API %s: refuses a delivered item without a member the spec requires, naming the member",
+    (apiVersion) => {
+      // API 1.4 items carry their timestamp; API 2.0 ones carry the status's retake instead (spec 6).
+      const timestamp = { display: "2024-05-01T09:30:00.000Z", epoch: 1714555800 };
+      const added =
+        apiVersion === "1.4"
+          ? ["update_counter", "timestamp.display", "timestamp.epoch"]
+          : ["update_counter", "status.retake"];
+      const items = {
+        authentication: { ...authentication(), ...(apiVersion === "1.4" ? { timestamp } : {}) },
+        fingerprint: { ...fingerprint(), ...(apiVersion === "1.4" ? { timestamp } : {}) },
+      };
+      const parse = (item: unknown) => {
+        const raw = body([item]);
+        return () => parseDelivery(raw, sign(raw, SECRET), [SECRET], { apiVersion });
+      };
+      for (const kind of ["authentication", "fingerprint"] as const) {
+        expect(parse(items[kind])().items).toEqual([items[kind]]);
+        for (const path of [...REQUIRED_MEMBERS[kind], ...added]) {
+          const error = thrown(parse(withoutMember(items[kind], path)));
+          expect(error, path).toBeInstanceOf(MalformedDeliveryError);
+          expect(error.message, path).toContain(`items[0].${path}: `);
+        }
+      }
+    },
+  );
 
   it("refuses an unknown apiVersion before reading anything", () => {
     const raw = body([authentication()]);

@@ -112,11 +112,22 @@ describe("v2", () => {
   it("refuses a flag that is not a boolean", async () => {
     const res = await api("GET", `/v2/authentications/${auth}?include_images=maybe`);
     expect(res.status).toBe(400);
-    expect(res.json.error.fields[0].field).toBe("include_images");
-    expect(
-      (await api("POST", "/v2/search/authentications", { body: { include_images: "true" } })).status,
-    ).toBe(400);
-    expect((await api("GET", `/v2/authentications/${auth}?include_images=TRUE`)).status).toBe(200);
+    expect(res.json.error.fields).toEqual([{ field: "include_images", message: "must be true or false" }]);
+    const searched = await api("POST", "/v2/search/authentications", {
+      body: { include_images: "true", format_options: { return_item_photos: 1 } },
+    });
+    expect(searched.status).toBe(400);
+    expect(searched.json.error.fields).toEqual([
+      { field: "format_options.return_item_photos", message: "must be true or false" },
+      { field: "include_images", message: "must be true or false" },
+    ]);
+  });
+
+  it("reads a query flag as true or false, 1 or 0, in any case", async () => {
+    const path = `/v2/authentications/${auth}`;
+    for (const yes of ["true", "TRUE", "1"]) expectTyped(await images(`${path}?include_images=${yes}`));
+    for (const no of ["false", "False", "0"])
+      expect(await images(`${path}?include_images=${no}`)).toBeUndefined();
   });
 });
 

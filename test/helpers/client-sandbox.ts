@@ -81,7 +81,10 @@ export function useClientSandbox(options: Pick<SandboxAppOptions, "settings"> = 
   return holder;
 }
 
-/** A server that answers every request with one canned JSON body, counting the requests. */
+/**
+ * A server that answers every request with one canned JSON body, counting the requests. Given a function,
+ * it answers what the function returns at the time of each request.
+ */
 export async function cannedServer(
   body: unknown,
 ): Promise<{ url: string; received: () => number; close(): Promise<void> }> {
@@ -89,7 +92,8 @@ export async function cannedServer(
   const server = createServer((req, res) => {
     received++;
     req.resume();
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+    const answer = typeof body === "function" ? body() : body;
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
