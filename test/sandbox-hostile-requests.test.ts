@@ -115,7 +115,7 @@ describe("readable sandbox errors", () => {
       { field: "delayMs", message: "must be at most 60000" },
     ]);
     expect(() => plain.sandbox.upsertSession({ organization: "", kind: "authentication" })).toThrow(
-      "the request has invalid parameters (organization must be at least 1 characters long): correct them and send it again",
+      "the request has invalid parameters (organization must not be empty): correct them and send it again",
     );
   });
 
@@ -138,7 +138,7 @@ describe("readable sandbox errors", () => {
     // Regressions: a boolean read "not true or false", and a list of members "must be record".
     expect(refused({ organization: true })).toThrow("(organization must be a string, not a boolean)");
     expect(refused({ item: [] })).toThrow("(item must be an object, not an array)");
-    expect(refused({ user: () => "acme-alice" })).toThrow("(user must be a string, not function)");
+    expect(refused({ user: () => "acme-alice" })).toThrow("(user must be a string, not a function)");
   });
 
   it("states the rule of a fault path, not the name of a zod format (regression: 'must be a valid starts_with')", async () => {

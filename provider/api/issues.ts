@@ -16,23 +16,26 @@ const KINDS: Readonly<Record<string, string>> = {
   array: "an array",
 };
 
-/** What a value is, in words: "an array", "null", "a boolean", "a number". */
+/** What a value is, in words: "an array", "null", "a boolean", "a function". */
 function kindOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "boolean") return "a boolean";
-  return KINDS[typeof value] ?? typeof value;
+  return KINDS[typeof value] ?? `a ${typeof value}`;
 }
 
 const listed = (values: readonly unknown[]) => values.map((v) => JSON.stringify(v)).join(", ");
 
-/** `at least 1 characters long`, `at most 599`, `greater than 0`: a bound in the words of its origin. */
+/** `at least 16 characters long`, `at most 599`, `greater than 0`: a bound in the words of its origin. */
 function bound(issue: z.core.$ZodRawIssue<z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig>): string {
   const small = issue.code === "too_small";
   const limit = small ? issue.minimum : issue.maximum;
   const inclusive = issue.inclusive !== false;
   const word = small ? (inclusive ? "at least" : "greater than") : inclusive ? "at most" : "less than";
-  return issue.origin === "string" ? `must be ${word} ${limit} characters long` : `must be ${word} ${limit}`;
+  if (issue.origin !== "string") return `must be ${word} ${limit}`;
+  // What a minimum of one character refuses is the empty string: say that, not "at least 1 characters".
+  if (small && inclusive && limit === 1) return "must not be empty";
+  return `must be ${word} ${limit} characters long`;
 }
 
 /**
