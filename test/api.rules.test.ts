@@ -49,7 +49,7 @@ describe("request rule messages", () => {
     }
     expect(hostnameProblem(`${"a".repeat(63)}.com`)).toBeUndefined();
     expect(endpointProblem("hooks.example.com/events", "2.0")).toBe(
-      "must be an absolute URL such as https://hooks.example.com/service/events",
+      "must be an absolute https:// URL: give the full address your receiver serves, such as https://hooks.example.com/service/events",
     );
   });
 

@@ -573,10 +573,11 @@ describe("on a Node.js older than 22.19", () => {
 });
 
 describe("refusals before sending (spec rules a call is not needed for)", () => {
+  const LONGER = "use a longer random key, e.g. the output of `openssl rand -hex 24`";
   it.each([
-    ["1.4", "s".repeat(19), "must be at least 20 characters on API 1.4"],
-    ["2.0", "s".repeat(15), "must be at least 16 characters on API 2.0"],
-    ["2.0", "s".repeat(257), "must be at most 256 characters on API 2.0"],
+    ["1.4", "s".repeat(19), `must be at least 20 characters on API 1.4: ${LONGER}`],
+    ["2.0", "s".repeat(15), `must be 16 to 256 characters on API 2.0: ${LONGER}`],
+    ["2.0", "s".repeat(257), "must be 16 to 256 characters on API 2.0: use a shorter random key"],
   ] as const)(
     "API %s refuses a secret_key of the wrong length (case %#)",
     async (apiVersion, secret_key, message) => {

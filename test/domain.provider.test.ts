@@ -6,6 +6,7 @@ import {
 import type { ServiceError } from "../provider/errors/base";
 import { verificationFileLifecycle as verificationFile } from "../provider/publishers/declaration";
 import { ManualClock } from "../sandbox/index";
+import { failedFields, failureOn } from "./helpers/check-failures";
 import { steppingClock } from "./helpers/fake-clock";
 import { HOOKS_TOKEN, HOST, OTHER_TOKEN, ROTATED_TOKEN } from "./helpers/fixtures";
 import { configureStack, nextProcess } from "./helpers/runtime";
@@ -94,22 +95,15 @@ describe("check", () => {
   it("names the property and the rule", async () => {
     expect(
       (await domainRegistration.check({}, { domainName: "https://hooks.acme.test/" })).failures[0],
-    ).toMatchObject({
-      property: "domainName",
-      reason: expect.stringMatching(/bare hostname/),
-    });
+    ).toEqual({ property: "", reason: expect.stringMatching(/^domainName must be a bare hostname/) });
     const missing = await domainVerification.check({}, { domainName: HOST });
-    expect(missing.failures.map((f) => f.property)).toEqual([
-      "verifier",
-      "url",
-      "registerToken",
-      "expiresAt",
-    ]);
+    expect(failedFields(missing.failures)).toEqual(["verifier", "url", "registerToken", "expiresAt"]);
     expect((await domainVerification.check({}, { domainName: HOST, adopt: true })).failures).toEqual([]);
     expect(
-      (await domainVerification.check({}, { domainName: HOST, adopt: true, timeout: -1 })).failures[0]!
-        .property,
-    ).toBe("timeout");
+      failedFields(
+        (await domainVerification.check({}, { domainName: HOST, adopt: true, timeout: -1 })).failures,
+      ),
+    ).toEqual(["timeout"]);
   });
 });
 
@@ -386,9 +380,10 @@ describe("directory publisher's file", () => {
     });
     expect(moved.replaces).toEqual(["key"]);
     expect(
-      (await verificationFile.check({}, { directory: dir, key: "../escape", content: "x" })).failures[0]!
-        .property,
-    ).toBe("key");
+      failedFields(
+        (await verificationFile.check({}, { directory: dir, key: "../escape", content: "x" })).failures,
+      ),
+    ).toEqual(["key"]);
     await verificationFile.remove(created.id, created.outs);
     expect(existsSync(created.id)).toBe(false);
   });

@@ -2,6 +2,7 @@ import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { domainRegistrationLifecycle as domainRegistration } from "../provider/domain/declaration";
 import { webhookLifecycle as webhook } from "../provider/webhook/declaration";
+import { failedFields, failureOn } from "./helpers/check-failures";
 import { webhookArgs } from "./helpers/fixtures";
 import { hookBody, useRegisteredWorld } from "./helpers/world";
 
@@ -30,8 +31,8 @@ describe("IP-literal hosts are refused", () => {
     const { failures } = await webhook.check({}, webhookArgs({ endpoint: `https://${host}/in` }));
     expect(failures).toEqual([
       {
-        property: "endpoint",
-        reason: expect.stringMatching(/^(host must be a registered domain|must be an absolute URL)/),
+        property: "",
+        reason: expect.stringMatching(/^endpoint (host must be a registered domain|must be an absolute)/),
       },
     ]);
   });
@@ -43,7 +44,8 @@ describe("IP-literal hosts are refused", () => {
 
   it.each(SPELLINGS)("a domain registration refuses %s as a domain name", async (host) => {
     const { failures } = await domainRegistration.check({}, { domainName: host });
-    expect(failures[0]).toEqual({ property: "domainName", reason: expect.stringMatching(IP_MESSAGE) });
+    expect(failures[0]).toEqual({ property: "", reason: expect.stringMatching(IP_MESSAGE) });
+    expect(failedFields(failures)).toEqual(["domainName"]);
   });
 
   it.each(["https://127.0.0.1/in", "https://0x7f.0x0.0x0.0x1/in", "https://0x0/", "https://[::1]/in"])(

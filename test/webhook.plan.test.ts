@@ -13,6 +13,7 @@ import { UNKNOWN } from "../provider/lifecycle-kit/unknowns";
 import { hasPending, isClaimed } from "../provider/webhook/claims";
 import { check, diff } from "../provider/webhook/plan";
 import { identityOf } from "../provider/webhook/schema";
+import { failedFields, failureOn } from "./helpers/check-failures";
 
 const SECRET = "whsec-plan-secret-0123456789";
 const ENDPOINT = "https://hooks.example.com/events";
@@ -49,16 +50,14 @@ describe("webhook check", () => {
 
   it("applies the rules of the version asked for, 2.0 when none is", async () => {
     const query = `${ENDPOINT}?a=1`;
-    expect((await check({}, news({ endpoint: query }))).failures.map((f) => f.property)).toEqual([
-      "endpoint",
-    ]);
+    expect(failedFields((await check({}, news({ endpoint: query }))).failures)).toEqual(["endpoint"]);
     expect((await check({}, news({ endpoint: query, apiVersion: "1.4" }))).failures).toEqual([]);
   });
 
   it("checks everything but the version-bound members while the version is unknown, and keeps them as given", async () => {
     const unchecked = { endpoint: "not a url", secretKey: "short", filters: [] };
     const result = await check({}, { ...unchecked, apiVersion: UNKNOWN, channel: "bad\n" });
-    expect(result.failures.map((f) => f.property)).toEqual(["channel"]);
+    expect(failedFields(result.failures)).toEqual(["channel"]);
     const clean = await check({}, { ...unchecked, apiVersion: UNKNOWN });
     expect(clean.failures).toEqual([]);
     expect(clean.inputs).toEqual({ ...unchecked, apiVersion: UNKNOWN, channel: "default" });

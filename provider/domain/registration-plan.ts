@@ -8,11 +8,11 @@ import { checkInputs } from "../lifecycle-kit/check";
 import { commonMembersChanged } from "../lifecycle-kit/common-members";
 import { containsUnknown } from "../lifecycle-kit/unknowns";
 import type { ResourceProps } from "../resource-lifecycle";
-import { RegistrationInputs, RegistrationOutputs } from "./schema";
+import { DOMAIN_FIELD_ADVICE, RegistrationInputs, RegistrationOutputs } from "./schema";
 
 export async function check(_olds: ResourceProps, news: ResourceProps) {
   rememberSecret((news.connection as { token?: unknown } | undefined)?.token);
-  return checkInputs(RegistrationInputs, news);
+  return checkInputs(RegistrationInputs, news, DOMAIN_FIELD_ADVICE);
 }
 
 /** A new hostname needs a new registration; credentials and language change in place. */

@@ -1,10 +1,33 @@
 import { z } from "zod";
 import { AcceptLanguage, ConnectionInput } from "../api/connection";
 import { Hostname } from "../api/domains/requests";
+import type { FieldAdvice } from "../lifecycle-kit/check";
+import { COMMON_NEXT_STEPS, COMMON_QUOTED } from "../lifecycle-kit/field-advice";
 
 const common = {
   acceptLanguage: AcceptLanguage.optional(),
   connection: ConnectionInput.optional(),
+};
+
+/**
+ * How the domain steps' check failures describe their inputs. The register token and the connection are
+ * never quoted; the verification's members other than domainName come from the registration, so their
+ * next step is to pass its outputs on.
+ */
+export const DOMAIN_FIELD_ADVICE: FieldAdvice = {
+  quoted: ["domainName", "adopt", "verifier", "url", "expiresAt", "timeout", ...COMMON_QUOTED],
+  nextSteps: {
+    ...COMMON_NEXT_STEPS,
+    domainName: "give the bare hostname your receiver is served at, such as hooks.example.com",
+    adopt: "give true to take over a domain the organization already registered, or leave adopt out",
+    timeout: "give the seconds to wait for the verification file, such as 600, or leave timeout out for 600",
+    ...Object.fromEntries(
+      ["verifier", "url", "registerToken", "expiresAt"].map((key) => [
+        key,
+        `pass the DomainRegistration's ${key} output, or use the Domain component, which does`,
+      ]),
+    ),
+  },
 };
 
 export const RegistrationInputs = z.object({ domainName: Hostname, ...common });

@@ -4,11 +4,11 @@
  */
 
 import { rememberSecret } from "../context/process";
-import { type CheckFailure, checkInputs } from "../lifecycle-kit/check";
+import { type CheckFailure, checkFailure, checkInputs } from "../lifecycle-kit/check";
 import { commonMembersChanged } from "../lifecycle-kit/common-members";
 import { containsUnknown } from "../lifecycle-kit/unknowns";
 import type { ResourceProps } from "../resource-lifecycle";
-import { VERIFY_MEMBERS, VerificationInputs, VerificationOutputs } from "./schema";
+import { DOMAIN_FIELD_ADVICE, VERIFY_MEMBERS, VerificationInputs, VerificationOutputs } from "./schema";
 
 export async function check(
   _olds: ResourceProps,
@@ -16,11 +16,13 @@ export async function check(
 ): Promise<{ inputs: ResourceProps; failures: CheckFailure[] }> {
   rememberSecret(news.registerToken);
   rememberSecret((news.connection as { token?: unknown } | undefined)?.token);
-  const result = checkInputs(VerificationInputs, news);
+  const result = checkInputs(VerificationInputs, news, DOMAIN_FIELD_ADVICE);
   if (news.adopt !== true) {
     for (const key of VERIFY_MEMBERS) {
       if (news[key] === undefined)
-        result.failures.push({ property: key, reason: "is required unless adopt is true" });
+        result.failures.push(
+          checkFailure(key, "is required unless adopt is true", undefined, DOMAIN_FIELD_ADVICE),
+        );
     }
   }
   return result;

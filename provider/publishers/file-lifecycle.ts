@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, normalize, resolve } from "node:path";
 import { z } from "zod";
-import { checkInputs } from "../lifecycle-kit/check";
+import { checkInputs, type FieldAdvice } from "../lifecycle-kit/check";
 import { hashSecret, secretMatches } from "../lifecycle-kit/secret-hash";
 import { containsUnknown } from "../lifecycle-kit/unknowns";
 import type { ResourceProps } from "../resource-lifecycle";
@@ -18,6 +18,16 @@ export const FileInputs = z.object({
     ),
   content: z.string(),
 });
+
+/** How a VerificationFile's check failures describe its inputs: the content (a register token) is never quoted. */
+const FILE_FIELD_ADVICE: FieldAdvice = {
+  quoted: ["directory", "key"],
+  nextSteps: {
+    directory: "give the folder that https://<domainName>/ is served from",
+    key: "pass the DomainRegistration's key output, or use directoryPublisher, which does",
+    content: "pass the DomainRegistration's registerToken output, or use directoryPublisher, which does",
+  },
+};
 
 /** What a VerificationFile keeps in state. */
 export const FileOutputs = z.object({
@@ -40,7 +50,7 @@ async function write(inputs: z.output<typeof FileInputs>): Promise<FileOutputs> 
 }
 
 export async function check(_olds: ResourceProps, news: ResourceProps) {
-  return checkInputs(FileInputs, news);
+  return checkInputs(FileInputs, news, FILE_FIELD_ADVICE);
 }
 
 export async function diff(_id: string, olds: ResourceProps, news: ResourceProps) {

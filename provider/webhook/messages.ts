@@ -81,7 +81,7 @@ export function adoptMismatchError(uuid: string, problems: readonly string[]): L
 
 /** Why a Webhook without `secretKey` fails its check (the inputs that `pulumi import` reads back lack it). */
 export const MISSING_SECRET_KEY =
-  "is required: the key that signs the webhook's deliveries. The service never returns it, so a webhook adopted with `pulumi import` needs the key it was created with added to the program (as a secret).";
+  "is required: give the key that signs the webhook's deliveries, as a secret. The service never returns it, so a webhook adopted with `pulumi import` needs the key it was created with.";
 
 export function importNotFoundError(uuid: string): LifecycleError {
   return new LifecycleError(

@@ -6,7 +6,7 @@
 import { isApiVersion } from "../api/versions";
 import { sameFilters } from "../api/webhooks/requests";
 import { rememberSecret } from "../context/process";
-import { type CheckFailure, checkInputs } from "../lifecycle-kit/check";
+import { type CheckFailure, checkFailure, checkInputs } from "../lifecycle-kit/check";
 import { commonMembersChanged } from "../lifecycle-kit/common-members";
 import { secretMatches } from "../lifecycle-kit/secret-hash";
 import { containsUnknown, UNKNOWN } from "../lifecycle-kit/unknowns";
@@ -17,6 +17,7 @@ import {
   identityOf,
   isPending,
   VERSIONED_MEMBERS,
+  WEBHOOK_FIELD_ADVICE,
   type WebhookInputs,
   WebhookState,
   webhookInputsSchema,
@@ -36,14 +37,16 @@ export async function check(
     const result = checkInputs(
       webhookInputsSchema("2.0").omit({ endpoint: true, secretKey: true, filters: true }),
       rest,
+      WEBHOOK_FIELD_ADVICE,
     );
     return { inputs: { ...news, ...result.inputs }, failures: result.failures };
   }
-  const result = checkInputs(webhookInputsSchema(isApiVersion(version) ? version : "2.0"), news);
-  if (news.secretKey !== undefined) return result;
+  const schema = webhookInputsSchema(isApiVersion(version) ? version : "2.0");
+  if (news.secretKey !== undefined) return checkInputs(schema, news, WEBHOOK_FIELD_ADVICE);
   // Missing, as in the inputs `pulumi import` reads back: say what to give, not just that it is missing.
-  const failures = result.failures.filter((f) => f.property !== "secretKey");
-  return { ...result, failures: [...failures, { property: "secretKey", reason: MISSING_SECRET_KEY }] };
+  const result = checkInputs(schema.omit({ secretKey: true }), news, WEBHOOK_FIELD_ADVICE);
+  const missing = checkFailure("secretKey", MISSING_SECRET_KEY, undefined, WEBHOOK_FIELD_ADVICE);
+  return { ...result, failures: [...result.failures, missing] };
 }
 
 const REPLACING = ["endpoint", "channel", "apiVersion", "filters", "secretKey"] as const;

@@ -12,6 +12,8 @@ import {
   toWireFilters,
 } from "../api/webhooks/requests";
 import type { CanonicalFilter } from "../api/webhooks/shapes";
+import type { FieldAdvice } from "../lifecycle-kit/check";
+import { COMMON_NEXT_STEPS, COMMON_QUOTED } from "../lifecycle-kit/field-advice";
 
 /**
  * A Webhook's inputs after `check`: validated, defaults applied, filters in canonical order and form.
@@ -31,6 +33,23 @@ export const webhookInputsSchema = memoize((version: ApiVersion) =>
   }),
 );
 export type WebhookInputs = z.output<ReturnType<typeof webhookInputsSchema>>;
+
+/** How a Webhook's check failures describe its inputs: secretKey and connection are never quoted. */
+export const WEBHOOK_FIELD_ADVICE: FieldAdvice = {
+  quoted: ["endpoint", "channel", "filters", "apiVersion", "adoptWebhookUuid", ...COMMON_QUOTED],
+  nextSteps: {
+    ...COMMON_NEXT_STEPS,
+    endpoint:
+      "give the https:// URL your receiver serves, on a hostname that a Domain resource registers for the organization",
+    secretKey:
+      "give a random key of 16 to 256 characters (at least 20 on API 1.4) as a secret, e.g. the output of `openssl rand -hex 24`",
+    filters:
+      "give one activity.name filter (authentication or fingerprint) and, if you want, activity.form_factor (lightbox, microscopic, free_camera) and owner.user.username filters, each with value or values",
+    channel: "give a short name such as orders, or leave channel out for default",
+    apiVersion: "give 2.0, or leave apiVersion out for 2.0",
+    adoptWebhookUuid: "give the webhook_uuid the service returned for the active webhook to adopt",
+  },
+};
 
 /** Members whose rules depend on the API version; left unchecked while the version is unknown. */
 export const VERSIONED_MEMBERS = ["endpoint", "secretKey", "filters"] as const;

@@ -17,6 +17,7 @@ import { pinnedPulumiVersion } from "../../scripts/pulumi-engine.mts";
 import { type Consumer, createConsumer } from "../helpers/consumer";
 import { HOST } from "../helpers/fixtures";
 import { describeUnderEngine, type PulumiProject, pulumiProject, webhooksIn } from "./helpers/engine";
+import { expectShortSecretRefused, SECRET_WAYS } from "./helpers/secret-channels";
 import {
   devStack,
   expectNoSecretIn,
@@ -120,6 +121,17 @@ describeUnderEngine("programs in Python, YAML and Go on the provider plugin, fro
     expectNoSecretIn([project.checkpointFile("service-python", "python")], stage);
   });
 
+  it.each(SECRET_WAYS)(
+    "a Python program's secret given by %s and too short is refused at preview and up, and no channel holds it",
+    async (way) => {
+      const project = await stackOf(stages.current, "python", `short-${way}`, {
+        host: HOST,
+        domain: "false",
+      });
+      await expectShortSecretRefused(stages.current, project, way, "secretKey");
+    },
+  );
+
   it("a YAML program does the same", async () => {
     const stage = stages.current;
     const project = await stackOf(stage, "yaml", "yaml");
@@ -162,7 +174,9 @@ describeUnderEngine("programs in Python, YAML and Go on the provider plugin, fro
     expect(imported.output).toMatch(/orders = service\.Webhook\("orders",\s+channel="orders",/);
     expect(imported.output).toContain("protect=True");
     // The service never returns the secret: the warning says to add it to the program, which has it.
-    expect(imported.output).toMatch(/secretKey[\s\S]*needs the key it was created with added to the program/);
+    expect(imported.output).toMatch(
+      /secretKey is required: give the key[\s\S]*needs the key it was created with/,
+    );
     const [webhook] = webhooksIn(await project.exported());
     expect(webhook?.id).toBe(uuid);
 

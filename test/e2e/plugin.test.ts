@@ -13,6 +13,7 @@ import { builtPulumi } from "../../scripts/pulumi-engine.mts";
 import { type Consumer, createConsumer } from "../helpers/consumer";
 import { HOST, SECRET } from "../helpers/fixtures";
 import { describeUnderEngine, webhooksIn } from "./helpers/engine";
+import { expectShortSecretRefused, SECRET_WAYS } from "./helpers/secret-channels";
 import {
   devStack,
   expectLostCreateSettled,
@@ -132,6 +133,14 @@ describeUnderEngine("the provider plugin under the real engine, from a packed in
     await project.run(["destroy", "--yes"]);
     expect(await stage.active()).toEqual([]);
   });
+
+  it.each(SECRET_WAYS)(
+    "refuses a secret given by %s and too short at preview and up, and no channel holds it",
+    async (way) => {
+      const project = await devStack(stages.current, {}, { at: consumer.dir, stack: `short-${way}` });
+      await expectShortSecretRefused(stages.current, project, way, "secretKey");
+    },
+  );
 
   it("is found as pulumi-resource-service on PATH by a project that does not list it", async () => {
     const stage = stages.current;

@@ -28,7 +28,11 @@ export async function webhookLifecycleOverGrpc(
   expect(preview.inputs.endpoint).toBe(UNKNOWN);
   const bad = await host.check(URN, {}, news({ secretKey: "short" }));
   expect(bad.failures).toEqual([
-    { property: "secretKey", reason: "must be at least 16 characters on API 2.0" },
+    {
+      property: "",
+      reason:
+        "secretKey must be 16 to 256 characters on API 2.0 (got 5 characters): use a longer random key, e.g. the output of `openssl rand -hex 24`",
+    },
   ]);
 
   const { inputs } = await host.check(URN, {}, news());

@@ -23,16 +23,20 @@ export function endpointProblem(value: string, version: ApiVersion): string | un
   try {
     url = new URL(value);
   } catch {
-    return "must be an absolute URL such as https://hooks.example.com/service/events";
+    return "must be an absolute https:// URL: give the full address your receiver serves, such as https://hooks.example.com/service/events";
   }
-  if (url.protocol !== "https:") return "must use https";
-  if (url.username || url.password) return "must not carry credentials";
+  if (url.protocol !== "https:")
+    return "must be an https:// URL on a registered domain: change the scheme to https";
+  if (url.username || url.password)
+    return "must not carry credentials (user:password@): remove them; the Service-Signature header authenticates each delivery";
   const hostProblem = hostnameProblem(url.hostname);
   if (hostProblem) return `host ${hostProblem}`;
   if (VERSION_TRAITS[version].endpointMustBeBare) {
-    if (url.search || value.includes("?")) return "must not have a query string on API 2.0";
-    if (url.hash || value.includes("#")) return "must not have a fragment on API 2.0";
-    if (url.pathname.includes(";")) return "must not have ;params on API 2.0";
+    if (url.search || value.includes("?"))
+      return "must not have a query string on API 2.0: remove it, and tell webhooks that share a URL apart by channel";
+    if (url.hash || value.includes("#")) return "must not have a fragment on API 2.0: remove the #… part";
+    if (url.pathname.includes(";"))
+      return "must not have ;params on API 2.0: remove them, and tell webhooks that share a URL apart by channel";
   }
   return undefined;
 }
@@ -44,12 +48,15 @@ export function endpointSchema(version: ApiVersion) {
   });
 }
 
+/** How to make a secret key long enough, in the words of every message that asks for one. */
+const LONGER_KEY = "use a longer random key, e.g. the output of `openssl rand -hex 24`";
+
 export function secretKeySchema(version: ApiVersion) {
   const { min, max } = VERSION_TRAITS[version].secretKey;
-  const atLeast = safeString().min(min, `must be at least ${min} characters on API ${version}`);
-  return max === undefined
-    ? atLeast
-    : atLeast.max(max, `must be at most ${max} characters on API ${version}`);
+  const range = max === undefined ? `at least ${min}` : `${min} to ${max}`;
+  const rule = `must be ${range} characters on API ${version}`;
+  const atLeast = safeString().min(min, `${rule}: ${LONGER_KEY}`);
+  return max === undefined ? atLeast : atLeast.max(max, `${rule}: use a shorter random key`);
 }
 
 const FilterShape = z.object({

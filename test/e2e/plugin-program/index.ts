@@ -1,6 +1,6 @@
 // A user's TypeScript program that reaches the provider plugin `service` by its type tokens, as a program
 // in any language does through its generated SDK. Shaped by stack configuration:
-// - host, filesDir (required), webhookSecret (secret, required);
+// - host, filesDir (required), webhookSecret (secret, required), secretVia (below);
 // - webhooks: a list of { name, channel?, kind? } (default: one named "orders");
 // - domain: true to verify host with the plugin's Domain component, its file written into filesDir;
 // - adoptDomain: true to declare host's DomainVerification with adopt: true (host is registered already).
@@ -8,7 +8,14 @@ import * as pulumi from "@pulumi/pulumi";
 
 const config = new pulumi.Config();
 const host = config.require("host");
-const secretKey = config.requireSecret("webhookSecret");
+// secretVia (tests only): "secret" or "plain" take the secret as a program literal would give it.
+const secretVia = config.get("secretVia") ?? "config";
+const secretKey =
+  secretVia === "config"
+    ? config.requireSecret("webhookSecret")
+    : secretVia === "secret"
+      ? pulumi.secret(process.env.PLANTED_SECRET_KEY!)
+      : process.env.PLANTED_SECRET_KEY!;
 const hooks = config.getObject<{ name: string; channel?: string; kind?: string }[]>("webhooks") ?? [
   { name: "orders" },
 ];

@@ -1,6 +1,6 @@
 // A user's program in plain JavaScript, shaped by stack configuration so that one program serves every
 // end-to-end scenario:
-// - host (required), webhookSecret (secret, required);
+// - host (required), webhookSecret (secret, required), secretVia (below);
 // - webhooks: a list of { name, channel?, kind?, formFactors?, adopt? } (default: one named "orders");
 // - domain: true to verify host with a Domain whose file is written into filesDir;
 // - retainDomain: true to give the Domain retainOnDelete.
@@ -9,7 +9,14 @@ const service = require("@service/pulumi");
 
 const config = new pulumi.Config();
 const host = config.require("host");
-const secretKey = config.requireSecret("webhookSecret");
+// secretVia (tests only): "secret" or "plain" take the secret as a program literal would give it.
+const secretVia = config.get("secretVia") ?? "config";
+const secretKey =
+  secretVia === "config"
+    ? config.requireSecret("webhookSecret")
+    : secretVia === "secret"
+      ? pulumi.secret(process.env.PLANTED_SECRET_KEY)
+      : process.env.PLANTED_SECRET_KEY;
 const hooks = config.getObject("webhooks") ?? [{ name: "orders" }];
 
 const domain = config.getBoolean("domain")

@@ -2,17 +2,27 @@
 
 Shaped by stack configuration, as the TypeScript e2e program is:
 - host (required), webhookSecret (secret, required), filesDir (the folder served as https://<host>/);
+- secretVia: how the webhook secret is given (config, or "secret"/"plain" from PLANTED_SECRET_KEY);
 - domain: false to declare no Domain (the host is registered already);
 - webhooks: a JSON list of {"name", "kind"?} (default: one named "orders").
 """
 import json
+import os
 
 import pulumi
 import service_pulumi as service
 
 config = pulumi.Config()
 host = config.require("host")
-secret_key = config.require_secret("webhookSecret")
+# secretVia (tests only): "secret" or "plain" take the secret as a program literal would give it.
+secret_via = config.get("secretVia") or "config"
+secret_key = (
+    config.require_secret("webhookSecret")
+    if secret_via == "config"
+    else pulumi.Output.secret(os.environ["PLANTED_SECRET_KEY"])
+    if secret_via == "secret"
+    else os.environ["PLANTED_SECRET_KEY"]
+)
 hooks = json.loads(config.get("webhooks") or '[{"name": "orders"}]')
 
 domain = (
