@@ -8,11 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceClient } from "../provider/client/index";
 import * as domainMessages from "../provider/domain/messages";
 import type { ServiceError } from "../provider/errors/index";
+import type { CheckFailure } from "../provider/lifecycle-kit/check";
 import { hostOverrides } from "../provider/lifecycle-kit/clients";
 import { createNodeHandler, MemoryCounterStore, parseDelivery } from "../provider/receiver/index";
+import { domainRegistration, domainVerification, verificationFile, webhook } from "../provider/registry";
 import * as webhookMessages from "../provider/webhook/messages";
 import { startSandbox } from "../sandbox/index";
-import { HOOKS_TOKEN, PLAIN_TOKEN } from "./helpers/fixtures";
+import { HOOKS_TOKEN, PLAIN_TOKEN, webhookArgs } from "./helpers/fixtures";
 import { hookBody, registerDomain, startWorld, type World } from "./helpers/world";
 
 type Context = "client" | "pulumi" | "any";
@@ -26,10 +28,10 @@ interface Gathered {
 const RUN = 4;
 /** A verb that starts a next step. */
 const STEP =
-  /\b(set|give|pass|run|check|install|start|add|remove|wait|try|fix|correct|list|use|keep|declare|delete|drop|make|raise|have|send|name|point|upgrade|stop|pick|leave|rotate|configure|lower|free|move|deactivate)\b/i;
+  /\b(set|give|pass|run|check|install|start|add|remove|wait|try|fix|correct|list|use|keep|declare|delete|drop|make|raise|have|send|name|point|upgrade|stop|pick|leave|rotate|configure|lower|free|move|deactivate|change)\b/i;
 /** What a message can be about: a named object, a request, a setting, or a hostname. */
 const OBJECT =
-  /\b(webhook|domain|token|seed|organization|delivery|ServiceClient|createNodeHandler|createLambdaHandler|path parameter|setting|fault|Accept-Language|service:hostOverrides|route|request)\b|\b(GET|POST) \/|\b[a-z0-9-]+\.[a-z0-9.-]+\.[a-z]{2,}\b/i;
+  /\b(webhook|domain|token|seed|organization|delivery|ServiceClient|createNodeHandler|createLambdaHandler|path parameter|setting|fault|Accept-Language|service:hostOverrides|route|request)\b|\bresource '[^']+'|\b(GET|POST) \/|\b[a-z0-9-]+\.[a-z0-9.-]+\.[a-z]{2,}\b/i;
 
 /**
  * Messages known to fall short, with why they are not fixed here. The receivers' option checks and
@@ -171,6 +173,72 @@ function gatherResources(): void {
   else process.env.SERVICE_HOST_OVERRIDES = saved;
 }
 
+/**
+ * Every check failure, as the engine prints it: `<type> resource '<name>' has a problem: <reason>` (the
+ * failure names no property, so the engine adds no `property … value …` of its own).
+ */
+async function gatherCheckFailures(): Promise<void> {
+  const cases: [typeof webhook, string, Record<string, unknown>][] = [];
+  const hook = (overrides: Record<string, unknown>) =>
+    cases.push([webhook, "orders", webhookArgs(overrides)]);
+  hook({ endpoint: "http://hooks.acme.test/e" });
+  hook({ endpoint: "hooks.acme.test/e" });
+  hook({ endpoint: "https://hooks.acme.test/e?x=1" });
+  hook({ endpoint: "https://u:p@hooks.acme.test/e" });
+  hook({ endpoint: "https://127.0.0.1/e" });
+  hook({ endpoint: "https://hooks.acme.test/e#top" });
+  hook({ secretKey: "short" });
+  hook({ secretKey: "x".repeat(257) });
+  hook({ secretKey: undefined });
+  hook({ apiVersion: "1.4", secretKey: "x".repeat(19) });
+  hook({ filters: [] });
+  hook({
+    filters: [
+      { key: "activity.name", value: "authentication" },
+      { key: "color", value: "red" },
+    ],
+  });
+  hook({ filters: [{ key: "activity.name" }] });
+  hook({ filters: [{ key: "activity.name", values: ["authentication", "fingerprint"] }] });
+  hook({
+    filters: [
+      { key: "activity.name", value: "authentication" },
+      { key: "activity.form_factor", value: "tablet" },
+    ],
+  });
+  hook({ channel: "" });
+  hook({ channel: "orders\n" });
+  hook({ channel: 7 });
+  hook({ apiVersion: "3.0" });
+  hook({ acceptLanguage: "fr" });
+  hook({ connection: { token: "" } });
+  hook({ connection: { token: "t-0123456789", baseUrl: "ftp://api.example.com" } });
+  hook({ connection: { token: "t-0123456789", baseUrl: "http://api.example.com" } });
+  hook({ adoptWebhookUuid: "not-a-uuid" });
+  cases.push([domainRegistration, "hooks-registration", { domainName: "https://hooks.acme.test/" }]);
+  cases.push([domainRegistration, "hooks-registration", { domainName: "Hooks.Acme.Test" }]);
+  cases.push([domainRegistration, "hooks-registration", { domainName: "localhost" }]);
+  cases.push([domainVerification, "hooks-verification", { domainName: "hooks.acme.test" }]);
+  cases.push([
+    domainVerification,
+    "hooks-verification",
+    { domainName: "hooks.acme.test", adopt: true, timeout: -1 },
+  ]);
+  cases.push([verificationFile, "hooks-verification-file", { directory: "", key: "../x", content: "t" }]);
+  for (const [resource, name, news] of cases) {
+    const { failures } = (await resource.check({}, news)) as { failures: CheckFailure[] };
+    if (failures.length === 0) throw new Error(`check ${JSON.stringify(news)}: expected a failure`);
+    for (const failure of failures) {
+      if (failure.property !== "") throw new Error(`check ${JSON.stringify(news)} named a property`);
+      add(
+        `check ${resource.type} ${failure.reason.split(" ")[0]}`,
+        "pulumi",
+        `${resource.token} resource '${name}' has a problem: ${failure.reason}`,
+      );
+    }
+  }
+}
+
 function gatherReceivers(): void {
   const body = JSON.stringify({ channel: "c", item_count: 0, items: [], webhook_uuid: "w" });
   thrown("bad signature", "any", () => parseDelivery(body, "SHA256:AAAA", ["a-secret-of-the-receiver"]));
@@ -240,6 +308,7 @@ beforeAll(async () => {
     if (saved !== undefined) process.env.SERVICE_API_TOKEN = saved;
   }
   gatherResources();
+  await gatherCheckFailures();
   gatherReceivers();
   await gatherSandbox();
 });

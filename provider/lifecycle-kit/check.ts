@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { readableIssue } from "../api/issues";
 import { formatPath } from "../api/path";
+import { programLanguage, propertyName } from "../program-language";
 import { knownMembers } from "./unknowns";
 
 /** A check failure as the engine receives it. */
@@ -50,7 +51,7 @@ function splitRule(rule: string): { words: string; fix: string | undefined } {
 }
 
 /**
- * The failure for `field` (a property path such as `filters[0].key`), which breaks `rule`, as the engine
+ * The failure for `field` (a property path of the schema, such as `filters[0].key`), which breaks `rule`, as the engine
  * will print it: `secretKey must be 16 to 256 characters on API 2.0 (got 8 characters): use a longer
  * random key, e.g. openssl rand -hex 24`.
  */
@@ -58,7 +59,10 @@ export function checkFailure(field: string, rule: string, value: unknown, advice
   const top = /^[^.[]*/.exec(field)![0];
   const { words, fix } = splitRule(rule);
   const step = fix ?? advice.nextSteps[top] ?? "correct it in the program";
-  return { property: "", reason: `${field} ${words}${given(value, advice.quoted.includes(top))}: ${step}` };
+  // In the program's spelling (secret_key in Python). Where the language is unknown, the schema's own
+  // name, which TypeScript and YAML programs use; a failure names one field, not a list of spellings.
+  const name = propertyName(field, programLanguage() ?? "nodejs");
+  return { property: "", reason: `${name} ${words}${given(value, advice.quoted.includes(top))}: ${step}` };
 }
 
 /** The value at `path` inside `value`, or undefined. */
