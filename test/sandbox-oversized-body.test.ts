@@ -20,6 +20,8 @@ const TRIES = 20;
 function triesFromAnotherProcess(path: string, client: "http" | "undici"): Promise<unknown[]> {
   const child = spawn(process.execPath, [CLIENT, plain.sandbox.url, path, String(TRIES), client], {
     stdio: ["ignore", "pipe", "inherit"],
+    // Never outlives the test (120 s), whatever the sandbox does.
+    timeout: 100_000,
   });
   let stdout = "";
   child.stdout.on("data", (chunk: Buffer) => {
