@@ -1,6 +1,7 @@
 /**
  * Finding the Pulumi CLI on PATH, for `npm run sandbox` (to say what to do next) and for the end-to-end
- * tests (to run or skip). One implementation, so that the two never disagree.
+ * tests (to run or skip; they look for `go` and `python3` the same way). One implementation, so that the
+ * two never disagree.
  */
 import { accessSync, constants, statSync } from "node:fs";
 import { join } from "node:path";
@@ -35,7 +36,7 @@ function isExecutableFile(path: string, windows: boolean): boolean {
  * non-executable files of that name are skipped, and so are empty PATH entries (which a shell would read
  * as the current directory).
  */
-function findExecutable(name: string, options: SearchOptions = {}): string | undefined {
+export function findExecutable(name: string, options: SearchOptions = {}): string | undefined {
   const env = options.env ?? process.env;
   const windows = (options.platform ?? process.platform) === "win32";
   const dirs = (envValue(env, "PATH") ?? "")

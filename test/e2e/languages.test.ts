@@ -34,7 +34,8 @@ const pluginVersion = (JSON.parse(readFileSync(join(root, "schema.json"), "utf8"
   .version;
 const GO_SDK_MODULE = "github.com/service-pulumi/service-pulumi/sdk/go";
 
-describeUnderEngine("programs in Python, YAML and Go on the provider plugin, from a packed install", () => {
+const TITLE = "programs in Python, YAML and Go on the provider plugin, from a packed install";
+describeUnderEngine(TITLE, { tools: ["python3", "go"] }, () => {
   let consumer: Consumer;
   const dirs = { python: "", yaml: "", go: "" };
   // Installed before the sandbox starts (useStage): npm, pip and go run synchronously here.

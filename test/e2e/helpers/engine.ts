@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, it } from "vitest";
 import { webhook } from "../../../provider/registry";
-import { findPulumiCli } from "../../../quickstart/pulumi-cli";
+import { findExecutable, findPulumiCli } from "../../../quickstart/pulumi-cli";
 import { builtPulumi, hermeticEnvironment } from "../../../scripts/pulumi-engine.mts";
 
 const root = join(__dirname, "../../..");
@@ -29,26 +29,70 @@ function findEngine(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return builtPulumi(env) ?? findPulumiCli({ env });
 }
 
-/** Whether the end-to-end tests run, are skipped, or must fail because the CLI is required and missing. */
-export function engineGate(env: NodeJS.ProcessEnv = process.env) {
-  const cli = findEngine(env);
-  const required = env[REQUIRE_VARIABLE] === "1";
-  return { cli, missingButRequired: !cli && required, skipped: !cli && !required };
+/** Programs besides the CLI that a file's tests run, looked up on PATH: `go`, `python3`. */
+export interface EngineNeeds {
+  readonly tools: readonly string[];
+}
+
+/** What to install for each program a test file may need. */
+const TOOL_INSTALLS: Readonly<Record<string, string>> = {
+  go: "Go 1.25 or later",
+  python3: "Python 3 with venv and pip",
+};
+
+/** The one line that says why tests that need `tools` did not run, or must fail, for lack of `missing`. */
+function toolsMissingReason(tools: readonly string[], missing: readonly string[], required: boolean): string {
+  const names = missing.join(" and ");
+  const isOrAre = missing.length > 1 ? "are" : "is";
+  const install = missing.map((tool) => TOOL_INSTALLS[tool] ?? tool).join(" and ");
+  return required
+    ? `${names} ${isOrAre} not on PATH, and ${REQUIRE_VARIABLE}=1 says the end-to-end tests must run here: ` +
+        `install ${install}, or unset the variable to skip the tests that need ${missing.length > 1 ? "them" : "it"}.`
+    : `SKIPPED: end-to-end tests that run ${tools.join(" and ")} did not run, because ${names} ${isOrAre} not ` +
+        `on PATH. Install ${install} to run them.`;
 }
 
 /**
- * A describe block of end-to-end tests: run under the CLI, skipped with one line when there is none, and
- * failing instead where SERVICE_REQUIRE_PULUMI_CLI=1 says the CLI must be there.
+ * Whether the end-to-end tests run, are skipped, or must fail because the CLI, or a program they need
+ * (`needs.tools`), is required and missing; `reason` is the one line that says which, when they do not run.
  */
-export function describeUnderEngine(title: string, body: () => void): void {
-  const { cli, missingButRequired, skipped } = engineGate();
-  if (skipped) console.warn(ENGINE_SKIP_REASON);
-  describe.runIf(missingButRequired)("the Pulumi CLI", () => {
-    it("was built by `npm run engine` or is on PATH", () => {
-      throw new Error(ENGINE_MISSING_REASON);
+export function engineGate(env: NodeJS.ProcessEnv = process.env, needs: EngineNeeds = { tools: [] }) {
+  const cli = findEngine(env);
+  const required = env[REQUIRE_VARIABLE] === "1";
+  const missingTools = needs.tools.filter((tool) => !findExecutable(tool, { env }));
+  const runs = cli !== undefined && missingTools.length === 0;
+  const reason = runs
+    ? undefined
+    : !cli
+      ? required
+        ? ENGINE_MISSING_REASON
+        : ENGINE_SKIP_REASON
+      : toolsMissingReason(needs.tools, missingTools, required);
+  return { cli, missingTools, reason, missingButRequired: !runs && required, skipped: !runs && !required };
+}
+
+/**
+ * A describe block of end-to-end tests: run under the CLI, skipped with one line when there is none (or
+ * when a program in `needs.tools` is not on PATH), and failing instead where SERVICE_REQUIRE_PULUMI_CLI=1
+ * says they must run.
+ */
+export function describeUnderEngine(title: string, body: () => void): void;
+export function describeUnderEngine(title: string, needs: EngineNeeds, body: () => void): void;
+export function describeUnderEngine(
+  title: string,
+  needsOrBody: EngineNeeds | (() => void),
+  maybeBody?: () => void,
+): void {
+  const [needs, body] =
+    typeof needsOrBody === "function" ? [undefined, needsOrBody] : [needsOrBody, maybeBody!];
+  const { missingButRequired, skipped, reason } = engineGate(process.env, needs);
+  if (skipped) console.warn(reason);
+  describe.runIf(missingButRequired)("what the end-to-end tests need", () => {
+    it("is here: the Pulumi CLI (built by `npm run engine` or on PATH) and the programs they run", () => {
+      throw new Error(reason);
     });
   });
-  describe.skipIf(!cli)(title, body);
+  describe.skipIf(reason !== undefined)(title, body);
 }
 
 /** What one `pulumi` command printed, and how it ended. */
