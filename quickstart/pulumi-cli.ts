@@ -35,7 +35,7 @@ function isExecutableFile(path: string, windows: boolean): boolean {
  * non-executable files of that name are skipped, and so are empty PATH entries (which a shell would read
  * as the current directory).
  */
-function findExecutable(name: string, options: SearchOptions = {}): string | undefined {
+export function findExecutable(name: string, options: SearchOptions = {}): string | undefined {
   const env = options.env ?? process.env;
   const windows = (options.platform ?? process.platform) === "win32";
   const dirs = (envValue(env, "PATH") ?? "")

@@ -86,6 +86,25 @@ describe("the CLI gate of the end-to-end tests", () => {
     }
   });
 
+  it.skipIf(process.platform === "win32")(
+    "skips a file that needs a command besides the CLI (python3) when it is missing, fails when required",
+    () => {
+      const cli = pathDir({ pulumi: "exe" });
+      const python = pathDir({ python3: "exe" });
+      const gate = (env: NodeJS.ProcessEnv) => engineGate({ ...noEngine, ...env }, ["python3"]);
+      expect(gate({ PATH: cli })).toMatchObject({ skipped: true, missingCommands: ["python3"] });
+      expect(gate({ PATH: cli, SERVICE_REQUIRE_PULUMI_CLI: "1" })).toMatchObject({
+        skipped: false,
+        missingButRequired: true,
+      });
+      expect(gate({ PATH: `${cli}:${python}`, SERVICE_REQUIRE_PULUMI_CLI: "1" })).toMatchObject({
+        skipped: false,
+        missingButRequired: false,
+        missingCommands: [],
+      });
+    },
+  );
+
   it("makes an end-to-end test file fail, not skip, when the CLI is required and missing", () => {
     // Run the real file under vitest as CI would, with a PATH that has no pulumi on it.
     const env: NodeJS.ProcessEnv = {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, it } from "vitest";
 import { webhook } from "../../../provider/registry";
-import { findPulumiCli } from "../../../quickstart/pulumi-cli";
+import { findExecutable, findPulumiCli } from "../../../quickstart/pulumi-cli";
 import { builtPulumi, hermeticEnvironment } from "../../../scripts/pulumi-engine.mts";
 
 const root = join(__dirname, "../../..");
@@ -29,26 +29,47 @@ function findEngine(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return builtPulumi(env) ?? findPulumiCli({ env });
 }
 
-/** Whether the end-to-end tests run, are skipped, or must fail because the CLI is required and missing. */
-export function engineGate(env: NodeJS.ProcessEnv = process.env) {
+/**
+ * Whether the end-to-end tests run, are skipped, or must fail because the CLI, or a command they also
+ * need (`needs`: python3, go), is required and missing.
+ */
+export function engineGate(env: NodeJS.ProcessEnv = process.env, needs: readonly string[] = []) {
   const cli = findEngine(env);
+  const missingCommands = needs.filter((command) => !findExecutable(command, { env }));
+  const ready = cli !== undefined && missingCommands.length === 0;
   const required = env[REQUIRE_VARIABLE] === "1";
-  return { cli, missingButRequired: !cli && required, skipped: !cli && !required };
+  return { cli, missingCommands, missingButRequired: !ready && required, skipped: !ready && !required };
 }
 
+/** Why a file that needs `commands` besides the CLI did not run: one line. */
+const commandsSkipReason = (title: string, commands: readonly string[]) =>
+  `SKIPPED: ${title}: no ${commands.join(" or ")} on PATH, so these end-to-end tests did not run. ` +
+  "Install it, then run `npm run test:e2e` again.";
+
+/** Why a file that needs `commands` besides the CLI fails where the end-to-end tests are required. */
+const commandsMissingReason = (commands: readonly string[]) =>
+  `No ${commands.join(" or ")} on PATH, and ${REQUIRE_VARIABLE}=1 says the end-to-end tests must run here. ` +
+  "Install it, or unset the variable to skip them.";
+
 /**
- * A describe block of end-to-end tests: run under the CLI, skipped with one line when there is none, and
- * failing instead where SERVICE_REQUIRE_PULUMI_CLI=1 says the CLI must be there.
+ * A describe block of end-to-end tests: run under the CLI, skipped with one line when there is none (or
+ * no command of `needs`), and failing instead where SERVICE_REQUIRE_PULUMI_CLI=1 says they must run.
  */
-export function describeUnderEngine(title: string, body: () => void): void {
-  const { cli, missingButRequired, skipped } = engineGate();
-  if (skipped) console.warn(ENGINE_SKIP_REASON);
-  describe.runIf(missingButRequired)("the Pulumi CLI", () => {
-    it("was built by `npm run engine` or is on PATH", () => {
-      throw new Error(ENGINE_MISSING_REASON);
+export function describeUnderEngine(title: string, body: () => void, needs: readonly string[] = []): void {
+  const { cli, missingCommands, missingButRequired, skipped } = engineGate(process.env, needs);
+  const reason = !cli
+    ? { skipped: ENGINE_SKIP_REASON, missing: ENGINE_MISSING_REASON }
+    : {
+        skipped: commandsSkipReason(title, missingCommands),
+        missing: commandsMissingReason(missingCommands),
+      };
+  if (skipped) console.warn(reason.skipped);
+  describe.runIf(missingButRequired)(cli ? `what ${title} needs` : "the Pulumi CLI", () => {
+    it(cli ? `is on PATH: ${needs.join(", ")}` : "was built by `npm run engine` or is on PATH", () => {
+      throw new Error(reason.missing);
     });
   });
-  describe.skipIf(!cli)(title, body);
+  describe.skipIf(skipped || missingButRequired)(title, body);
 }
 
 /** What one `pulumi` command printed, and how it ended. */
