@@ -12,7 +12,7 @@
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import {
   npmInstallInBackground,
@@ -22,7 +22,7 @@ import {
 } from "../../scripts/consumer-project.mts";
 import { pinnedPulumiVersion } from "../../scripts/pulumi-engine.mts";
 import { EXAMPLES_HOST, HOOKS_TOKEN, SECRET } from "../helpers/fixtures";
-import { describeUnderEngine, pulumiProject } from "./helpers/engine";
+import { describeUnderEngine, engineGate, pulumiProject } from "./helpers/engine";
 import { expectNoSecretIn, expectOneActivePerResource, type Stage, useStage } from "./helpers/stage";
 
 const examplesDir = join(__dirname, "../../examples");
@@ -53,6 +53,17 @@ async function install(example: Example, dir: string, tarballPath: string, tarba
     const result = await run();
     if (!result.ok) throw new Error(`Installing examples/${example} in ${dir} failed:\n${result.output}`);
   }
+}
+
+/**
+ * The engine's PATH for an example: the CLI's folder, this Node, and the caller's PATH without any
+ * node_modules/.bin. This repository's has `pulumi-resource-service`, which the engine would take in place
+ * of the plugin the example names in its Pulumi.yaml, and a copy on its own has none of it.
+ */
+function pathOfACopyAlone(): string {
+  const inherited = (process.env.PATH ?? "").split(delimiter);
+  const outside = inherited.filter((entry) => !/node_modules[\\/]\.bin$/.test(entry));
+  return [dirname(engineGate().cli!), dirname(process.execPath), ...outside].join(delimiter);
 }
 
 /** Points the dev stack's file at the stage: each key must be in the file already, as the README has it. */
@@ -112,7 +123,7 @@ describeUnderEngine("the examples, each copied alone into a new folder, under th
       const name = /^name: (\S+)$/m.exec(readFileSync(join(dir, "Pulumi.yaml"), "utf8"))![1]!;
       pointDevStackAt(stage, dir, name);
 
-      const project = pulumiProject({ at: dir });
+      const project = pulumiProject({ at: dir, env: { PATH: pathOfACopyAlone() } });
       await project.run(["stack", "init", "dev"]);
       await project.config("service:token", HOOKS_TOKEN, true);
       await project.config("webhookSecret", SECRET, true);
