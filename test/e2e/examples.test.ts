@@ -14,12 +14,7 @@ import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import {
-  npmInstallInBackground,
-  packInto,
-  type Step,
-  stepInBackground,
-} from "../../scripts/consumer-project.mts";
+import { npmInstallInBackground, packInto, stepInBackground } from "../../scripts/consumer-project.mts";
 import { pinnedPulumiVersion } from "../../scripts/pulumi-engine.mts";
 import { EXAMPLES_HOST, HOOKS_TOKEN, SECRET } from "../helpers/fixtures";
 import { describeUnderEngine, engineGate, pulumiProject } from "./helpers/engine";
@@ -41,18 +36,11 @@ type Example = keyof typeof examples;
 async function install(example: Example, dir: string, tarballPath: string, tarball: string): Promise<void> {
   cpSync(join(examplesDir, example), dir, { recursive: true });
   cpSync(tarballPath, join(dir, tarball));
-  const steps: (() => Promise<Step>)[] = [
-    () => npmInstallInBackground(dir, [`./${tarball}`]),
-    ...examples[example].map(
-      ([command, args]) =>
-        () =>
-          stepInBackground(command, args, dir),
-    ),
-  ];
-  for (const run of steps) {
-    const result = await run();
-    if (!result.ok) throw new Error(`Installing examples/${example} in ${dir} failed:\n${result.output}`);
+  let result = await npmInstallInBackground(dir, [`./${tarball}`]);
+  for (const [command, args] of examples[example]) {
+    if (result.ok) result = await stepInBackground(command, args, dir);
   }
+  if (!result.ok) throw new Error(`Installing examples/${example} in ${dir} failed:\n${result.output}`);
 }
 
 /**
