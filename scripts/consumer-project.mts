@@ -3,7 +3,7 @@
  * from its `npm pack` tarball the way a platform team's infra repo does before the package is published.
  * Nothing above it resolves to this repository: a file that still leans on the repository fails there.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,6 +27,20 @@ export function step(command: string, args: readonly string[], cwd: string): Ste
   };
 }
 
+/** `step` without blocking this process: for installs that run side by side, or beside a server. */
+export function stepInBackground(command: string, args: readonly string[], cwd: string): Promise<Step> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolve({
+        ok: !error,
+        output: `${stdout}${stderr}${error && !stderr ? String(error) : ""}`,
+        seconds: (performance.now() - started) / 1000,
+      }),
+    );
+  });
+}
+
 export function newProjectDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `${prefix}-`));
 }
@@ -43,12 +57,23 @@ export function packInto(dir: string): string {
 }
 
 /** `npm install` as a user runs it, reusing npm's cache (the registry is asked only for what is missing). */
+const npmInstallArgs = (extra: readonly string[]) => [
+  "install",
+  ...extra,
+  "--prefer-offline",
+  "--no-audit",
+  "--no-fund",
+  "--loglevel=error",
+];
+
+/** `npm install` as a user runs it (see npmInstallArgs). */
 export function npmInstall(dir: string, extra: readonly string[] = []): Step {
-  return step(
-    "npm",
-    ["install", ...extra, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"],
-    dir,
-  );
+  return step("npm", npmInstallArgs(extra), dir);
+}
+
+/** `npmInstall` without blocking this process. */
+export function npmInstallInBackground(dir: string, extra: readonly string[] = []): Promise<Step> {
+  return stepInBackground("npm", npmInstallArgs(extra), dir);
 }
 
 /** Prints one line per step and, for a failed step, its output; returns whether every step passed. */

@@ -8,6 +8,8 @@ export const OTHER_TOKEN = "globex-hooks-token-0123456789";
 export const HOST = "hooks.acme.test";
 export const OTHER_HOST = "hooks.globex.test";
 export const SECRET = "whsec-planted-secret-7f3a9c2e1b";
+/** The host the examples' dev stacks verify (their Pulumi.dev.yaml), as on the local sandbox. */
+export const EXAMPLES_HOST = "hooks.local.test";
 
 /** A Webhook's inputs as a program would give them: an authentication webhook on HOST. */
 export const webhookArgs = (overrides: Record<string, unknown> = {}) => ({
@@ -31,7 +33,12 @@ export function testSeed(originUrl: string, settings: SeedInput["settings"] = {}
       },
       { name: "globex", users: ["globex-carol"], tokens: [{ token: OTHER_TOKEN, webhooks: true }] },
     ],
-    hosts: { [HOST]: originUrl, [OTHER_HOST]: originUrl, "other.acme.test": originUrl },
+    hosts: {
+      [HOST]: originUrl,
+      [OTHER_HOST]: originUrl,
+      "other.acme.test": originUrl,
+      [EXAMPLES_HOST]: originUrl,
+    },
     settings: { rateLimitPerSecond: 0, ...settings },
   };
 }

@@ -1,0 +1,30 @@
+/**
+ * A Service webhook and the domain it delivers to. The Domain proves control of the stack's `host`: it
+ * writes the verification file into `verificationDir`, the folder the host serves as https://<host>/, and
+ * finishes the registration once the file is served. The Webhook delivers authentications to the host,
+ * signed with the stack's `webhookSecret`, on a channel named after the stack.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import * as service from "@service/pulumi";
+
+const config = new pulumi.Config();
+
+const domain = new service.Domain("hooks", {
+  domainName: config.require("host"),
+  publish: service.directoryPublisher(config.require("verificationDir")),
+});
+
+const authentications = new service.Webhook(
+  "authentications",
+  {
+    endpoint: pulumi.interpolate`https://${domain.domainName}/service/events`,
+    secretKey: config.requireSecret("webhookSecret"),
+    channel: pulumi.getStack(),
+    filters: [{ key: "activity.name", value: "authentication" }],
+  },
+  // The service accepts an endpoint only on a registered domain.
+  { dependsOn: [domain] },
+);
+
+export const domainUuid = domain.domainUuid;
+export const webhookUuid = authentications.webhookUuid;

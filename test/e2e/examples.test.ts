@@ -1,0 +1,136 @@
+/**
+ * The minimal infra repos of examples/ (TypeScript on the dynamic resources, Python on the provider
+ * plugin), each copied alone into a new folder outside this repository and installed as its README says:
+ * the tarball `npm pack` makes, and for Python a virtualenv from requirements.txt. Then, on its `dev` stack
+ * under the real engine, against one sandbox: `pulumi up`, an unchanged `pulumi preview
+ * --expect-no-changes` and `pulumi destroy`.
+ *
+ * The test sets the two secrets as the README does, and edits in Pulumi.dev.yaml only what points the
+ * stack at this sandbox rather than at one on 127.0.0.1:8787: the sandbox's URL, and the origin that
+ * stands in for https://hooks.local.test with the folder it serves.
+ */
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { npmInstallInBackground, packInto, stepInBackground } from "../../scripts/consumer-project.mts";
+import { pinnedPulumiVersion } from "../../scripts/pulumi-engine.mts";
+import { EXAMPLES_HOST, HOOKS_TOKEN, SECRET } from "../helpers/fixtures";
+import { describeUnderEngine, engineGate, pulumiProject } from "./helpers/engine";
+import { expectNoSecretIn, expectOneActivePerResource, type Stage, useStage } from "./helpers/stage";
+
+const examplesDir = join(__dirname, "../../examples");
+
+/** Each example, and what its README has a user run after `npm install ./<tarball>`. */
+const examples = {
+  typescript: [],
+  python: [
+    ["python3", ["-m", "venv", "venv"]],
+    ["venv/bin/pip", ["install", "-r", "requirements.txt"]],
+  ],
+} satisfies Record<string, [string, string[]][]>;
+type Example = keyof typeof examples;
+
+/** Copies an example alone into `dir` with the tarball, and installs it as its README says. */
+async function install(example: Example, dir: string, tarballPath: string, tarball: string): Promise<void> {
+  cpSync(join(examplesDir, example), dir, { recursive: true });
+  cpSync(tarballPath, join(dir, tarball));
+  let result = await npmInstallInBackground(dir, [`./${tarball}`]);
+  for (const [command, args] of examples[example]) {
+    if (result.ok) result = await stepInBackground(command, args, dir);
+  }
+  if (!result.ok) throw new Error(`Installing examples/${example} in ${dir} failed:\n${result.output}`);
+}
+
+/**
+ * The engine's PATH for an example: the CLI's folder, this Node, and the caller's PATH without any
+ * node_modules/.bin. This repository's has `pulumi-resource-service`, which the engine would take in place
+ * of the plugin the example names in its Pulumi.yaml, and a copy on its own has none of it.
+ */
+function pathOfACopyAlone(): string {
+  const inherited = (process.env.PATH ?? "").split(delimiter);
+  const outside = inherited.filter((entry) => !/node_modules[\\/]\.bin$/.test(entry));
+  return [dirname(engineGate().cli!), dirname(process.execPath), ...outside].join(delimiter);
+}
+
+/** Points the dev stack's file at the stage: each key must be in the file already, as the README has it. */
+function pointDevStackAt(stage: Stage, dir: string, project: string): void {
+  const file = join(dir, "Pulumi.dev.yaml");
+  let text = readFileSync(file, "utf8");
+  expect(text, "the dev stack verifies the host the sandbox's seed knows").toContain(
+    `${project}:host: ${EXAMPLES_HOST}\n`,
+  );
+  for (const [key, value] of [
+    ["service:baseUrl", stage.sandbox.url],
+    ["service:hostOverrides", `'${JSON.stringify({ [EXAMPLES_HOST]: stage.originUrl })}'`],
+    [`${project}:verificationDir`, stage.filesDir],
+  ]) {
+    const line = new RegExp(`^(  ${key}: ).+$`, "m");
+    expect(text, `Pulumi.dev.yaml sets ${key}`).toMatch(line);
+    text = text.replace(line, `$1${value}`);
+  }
+  writeFileSync(file, text);
+}
+
+describeUnderEngine(
+  "the examples, each copied alone into a new folder, under the real engine",
+  { tools: ["python3"] },
+  () => {
+    let work: string;
+    const dirs = {} as Record<Example, string>;
+    const installs = {} as Record<Example, Promise<void>>;
+    // Both install side by side; the TypeScript scenario starts once its own install is done, while the
+    // Python one (npm, a virtualenv, pip) goes on.
+    beforeAll(() => {
+      work = mkdtempSync(join(tmpdir(), "service-examples-"));
+      const tarball = packInto(work);
+      for (const example of Object.keys(examples) as Example[]) {
+        dirs[example] = join(work, example);
+        installs[example] = install(example, dirs[example], join(work, tarball), tarball);
+        // Awaited by its scenario; this only keeps a failure from counting as unhandled before that.
+        installs[example].catch(() => {});
+      }
+      return installs.typescript;
+    }, 240_000);
+    afterAll(async () => {
+      await Promise.allSettled(Object.values(installs));
+      // Two node_modules and a virtualenv: tens of thousands of files, which a busy disk takes a while to drop.
+      if (work) await rm(work, { recursive: true, force: true });
+    }, 120_000);
+    const stages = useStage();
+
+    it("the Python example pins the Pulumi SDK of the CLI it runs under", () => {
+      const requirements = readFileSync(join(examplesDir, "python/requirements.txt"), "utf8");
+      expect(requirements).toMatch(new RegExp(`^pulumi==${pinnedPulumiVersion().slice(1)}$`, "m"));
+    });
+
+    it.each(Object.keys(examples) as Example[])(
+      "%s: up, an unchanged preview with no API call, and destroy, on its dev stack",
+      async (example) => {
+        const stage = stages.current;
+        const dir = dirs[example];
+        await installs[example];
+        const name = /^name: (\S+)$/m.exec(readFileSync(join(dir, "Pulumi.yaml"), "utf8"))![1]!;
+        pointDevStackAt(stage, dir, name);
+
+        const project = pulumiProject({ at: dir, env: { PATH: pathOfACopyAlone() } });
+        await project.run(["stack", "init", "dev"]);
+        await project.config("service:token", HOOKS_TOKEN, true);
+        await project.config("webhookSecret", SECRET, true);
+
+        await project.run(["up", "--yes"]);
+        await expectOneActivePerResource(stage, [project]);
+        expect(await stage.active()).toHaveLength(1);
+
+        const mark = stage.mark();
+        await project.run(["preview", "--expect-no-changes"]);
+        expect(stage.callsSince(mark)).toBe(0);
+
+        await project.run(["destroy", "--yes"]);
+        expect(await stage.active()).toEqual([]);
+        expectNoSecretIn([project.checkpointFile(name, "dev")], stage);
+      },
+    );
+  },
+);
