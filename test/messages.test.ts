@@ -12,6 +12,7 @@ import type { CheckFailure } from "../provider/lifecycle-kit/check";
 import { hostOverrides } from "../provider/lifecycle-kit/clients";
 import { createNodeHandler, MemoryCounterStore, parseDelivery } from "../provider/receiver/index";
 import { domainRegistration, domainVerification, verificationFile, webhook } from "../provider/registry";
+import type { DeclaredResource } from "../provider/resource-declaration";
 import * as webhookMessages from "../provider/webhook/messages";
 import { startSandbox } from "../sandbox/index";
 import { HOOKS_TOKEN, PLAIN_TOKEN, webhookArgs } from "./helpers/fixtures";
@@ -178,7 +179,7 @@ function gatherResources(): void {
  * failure names no property, so the engine adds no `property … value …` of its own).
  */
 async function gatherCheckFailures(): Promise<void> {
-  const cases: [typeof webhook, string, Record<string, unknown>][] = [];
+  const cases: [DeclaredResource, string, Record<string, unknown>][] = [];
   const hook = (overrides: Record<string, unknown>) =>
     cases.push([webhook, "orders", webhookArgs(overrides)]);
   hook({ endpoint: "http://hooks.acme.test/e" });
