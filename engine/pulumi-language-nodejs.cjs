@@ -22,6 +22,10 @@ const { dirname, join } = require("node:path");
 
 /** Exit code by which `@pulumi/pulumi/cmd/run` says it already printed an actionable message. */
 const ACTIONABLE_MESSAGE_EXIT = 32;
+/** How often the host looks whether the process that started it is still there. */
+const PARENT_POLL_MS = 500;
+/** How long children get to end after SIGINT before they are killed, when the host stops. */
+const CHILDREN_GRACE_MS = 5000;
 
 /** The engine's address: the last argument that is not a flag (`-root=…`, `-tracing=…` come first). */
 function engineAddressFrom(argv) {
@@ -231,11 +235,42 @@ function serve(protocol, engineAddress) {
     // The engine reads the port from the first line of stdout.
     process.stdout.write(`${port}\n`);
   });
+  // Stops serving, interrupts the children, and exits once they have ended (killed after a grace period).
+  let stopping = false;
   const stop = () => {
-    for (const child of children) child.kill("SIGINT");
+    if (stopping) return;
+    stopping = true;
     server.forceShutdown();
+    for (const child of children) child.kill("SIGINT");
+    const waitForChildren = setInterval(() => {
+      if (children.size === 0) process.exit(0);
+    }, 50);
+    setTimeout(() => {
+      clearInterval(waitForChildren);
+      for (const child of children) child.kill("SIGKILL");
+      process.exit(0);
+    }, CHILDREN_GRACE_MS);
   };
   process.on("SIGTERM", stop);
+  exitWithParent(stop);
+}
+
+/**
+ * Calls `stop` once the process that started this host is gone, which shows as a change of parent pid
+ * (the host is reparented to init, or to a subreaper). The engine stops the hosts it closes, but not one
+ * it never closes: the host it starts to load a plugin's schema for a YAML program was left running under
+ * init after every such run. (provider/plugin/main.ts watches its parent the same way; nothing can be shared
+ * with it: this file is installed alone into the engine folder.)
+ */
+function exitWithParent(stop) {
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    stop();
+  }, PARENT_POLL_MS);
+  // The gRPC server keeps the host alive; the watch alone must not.
+  watch.unref();
 }
 
 // The engine starts language hosts in the project's folder, where its node_modules are.

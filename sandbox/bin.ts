@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { hostnameOf, isLoopback } from "../provider/api/loopback";
 import { ADMIN_TOKEN_HEADER, DEFAULT_PORT, DEMO_TOKEN, startSandbox } from "./index";
+import { stopWithLauncher } from "./launcher-watch";
 
 const USAGE = [
   `usage: service-sandbox [--port <n>, default ${DEFAULT_PORT}; 0 picks a free one] [--host 127.0.0.1; beyond loopback the admin routes need a token, printed at start or set in SERVICE_SANDBOX_ADMIN_TOKEN] [--seed <file.json>] [--serve-dir <folder>]`,
@@ -59,6 +60,15 @@ async function main(): Promise<void> {
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  // Killing `npx service-sandbox` (SIGTERM or SIGKILL) must not leave this process on the port.
+  stopWithLauncher((launcher) => {
+    // Its terminal or pipe may be gone with it: a failed write must not turn the stop into a crash.
+    process.stderr.on("error", () => {});
+    process.stderr.write(
+      `service-sandbox: stopping, the process that started it (pid ${launcher}) is gone\n`,
+    );
+    stop();
+  });
 }
 
 main().catch((error: unknown) => {

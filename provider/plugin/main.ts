@@ -8,8 +8,26 @@ import { configure } from "./configuration";
 import { serviceProvider } from "./provider";
 import { withRequestHooks } from "./server-hooks";
 
+/** How often the plugin looks whether the process that started it is still there. */
+const PARENT_POLL_MS = 500;
+
+/**
+ * Exits once the process that started the plugin (the engine, or the language host that ran it) is gone,
+ * which shows as a change of parent pid: the plugin is reparented to init, or to a subreaper. The engine
+ * stops the plugins it is done with; this ends one whose engine or language host was killed and could not.
+ */
+function exitWithParent(): void {
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid !== parent) process.exit(0);
+  }, PARENT_POLL_MS);
+  // The gRPC server keeps the plugin alive; the watch alone must not.
+  watch.unref();
+}
+
 /** Serves the plugin: prints its port on stdout and answers the engine until it is stopped. */
 export async function serve(args: string[]): Promise<void> {
+  exitWithParent();
   const oldInputs = new Map<string, ResourceProps | undefined>();
   const provider = serviceProvider({ oldInputs: (urn) => oldInputs.get(urn) });
   await withRequestHooks(

@@ -14,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/emptypb"
@@ -69,6 +70,7 @@ func Serve(name string, newHost func(engineAddress string) pulumirpc.LanguageRun
 			pulumirpc.RegisterLanguageRuntimeServer(server, newHost(engineAddress))
 			return nil
 		},
+		Cancel: parentGone(name),
 	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: could not start its gRPC server: %v\n", name, err)
@@ -79,4 +81,30 @@ func Serve(name string, newHost func(engineAddress string) pulumirpc.LanguageRun
 		fmt.Fprintf(os.Stderr, "%s: its gRPC server stopped: %v\n", name, err)
 		os.Exit(1)
 	}
+}
+
+// How often a host looks whether the process that started it is still there, and how long its calls in
+// flight get to end once it is gone.
+const (
+	parentPollInterval = 500 * time.Millisecond
+	stopGracePeriod    = 5 * time.Second
+)
+
+// parentGone returns a channel closed once the process that started the host (the engine) is gone, which
+// shows as a change of parent pid: the host is reparented to init, or to a subreaper. The server then
+// stops gracefully; a call still in flight after the grace period ends with the process. The engine stops
+// the hosts it closes, but a host it never closes would otherwise outlive it under init.
+func parentGone(name string) chan bool {
+	gone := make(chan bool)
+	parent := os.Getppid()
+	go func() {
+		for os.Getppid() == parent {
+			time.Sleep(parentPollInterval)
+		}
+		close(gone)
+		time.Sleep(stopGracePeriod)
+		fmt.Fprintf(os.Stderr, "%s: stopped: its engine (pid %d) is gone\n", name, parent)
+		os.Exit(0)
+	}()
+	return gone
 }

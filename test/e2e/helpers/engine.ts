@@ -10,6 +10,13 @@ import { afterAll, describe, it } from "vitest";
 import { webhook } from "../../../provider/registry";
 import { findExecutable, findPulumiCli } from "../../../quickstart/pulumi-cli";
 import { builtPulumi, hermeticEnvironment } from "../../../scripts/pulumi-engine.mts";
+import {
+  describeSurvivors,
+  killAll,
+  newProcessMark,
+  PROCESS_MARK,
+  survivorsOf,
+} from "../../helpers/marked-processes";
 
 const root = join(__dirname, "../../..");
 
@@ -123,6 +130,24 @@ afterAll(() => {
   for (const path of leftovers.splice(0)) rmSync(path, { recursive: true, force: true });
 });
 
+/** This test file's mark, in the environment of every command it runs and so of all they start. */
+const processMark = newProcessMark();
+/** How long a language host or plugin may take to notice that its engine is gone, and end. */
+const SURVIVOR_GRACE_MS = 10_000;
+/**
+ * Nothing this file started may outlive it: no `pulumi`, language host, provider plugin or program.
+ * Survivors are named in the failure, then killed.
+ */
+afterAll(async () => {
+  const survivors = await survivorsOf(processMark, SURVIVOR_GRACE_MS);
+  if (survivors.length === 0) return;
+  killAll(survivors);
+  throw new Error(
+    `${survivors.length} process(es) started by this file's pulumi commands still ran ` +
+      `${SURVIVOR_GRACE_MS / 1000} s after its last test:\n${describeSurvivors(survivors)}`,
+  );
+}, SURVIVOR_GRACE_MS + 5_000);
+
 /** Everything every command of every project printed in this test file: searched for planted secrets. */
 export const printed: string[] = [];
 
@@ -149,7 +174,11 @@ export function pulumiProject(options: ProjectOptions) {
   leftovers.push(home);
   if (!options.at) leftovers.push(dir);
   if (!options.backend) leftovers.push(backend);
-  const env: NodeJS.ProcessEnv = { ...hermeticEnvironment(cli, home, backend), ...options.env };
+  const env: NodeJS.ProcessEnv = {
+    ...hermeticEnvironment(cli, home, backend),
+    ...options.env,
+    [PROCESS_MARK]: processMark,
+  };
   const args = (command: readonly string[]) => [...command, "--non-interactive", "--color", "never"];
 
   /**
