@@ -6,7 +6,7 @@ import {
 import type { ServiceError } from "../provider/errors/base";
 import { verificationFileLifecycle as verificationFile } from "../provider/publishers/declaration";
 import { ManualClock } from "../sandbox/index";
-import { failedFields, failureOn } from "./helpers/check-failures";
+import { failedFields } from "./helpers/check-failures";
 import { steppingClock } from "./helpers/fake-clock";
 import { HOOKS_TOKEN, HOST, OTHER_TOKEN, ROTATED_TOKEN } from "./helpers/fixtures";
 import { configureStack, nextProcess } from "./helpers/runtime";

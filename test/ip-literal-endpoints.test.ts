@@ -2,7 +2,7 @@ import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { domainRegistrationLifecycle as domainRegistration } from "../provider/domain/declaration";
 import { webhookLifecycle as webhook } from "../provider/webhook/declaration";
-import { failedFields, failureOn } from "./helpers/check-failures";
+import { failedFields } from "./helpers/check-failures";
 import { webhookArgs } from "./helpers/fixtures";
 import { hookBody, useRegisteredWorld } from "./helpers/world";
 

@@ -5,7 +5,7 @@ import { controlCharacterProblem, safeString } from "../provider/api/text";
 import { API_VERSIONS, VERSION_TRAITS } from "../provider/api/versions";
 import { endpointProblem, filtersSchema, secretKeySchema } from "../provider/api/webhooks/requests";
 import { check } from "../provider/webhook/plan";
-import { failedFields, failureOn } from "./helpers/check-failures";
+import { failureOn } from "./helpers/check-failures";
 import { HOST, webhookArgs } from "./helpers/fixtures";
 import { hookBody, useRegisteredWorld } from "./helpers/world";
 

@@ -13,7 +13,7 @@ import { UNKNOWN } from "../provider/lifecycle-kit/unknowns";
 import { hasPending, isClaimed } from "../provider/webhook/claims";
 import { check, diff } from "../provider/webhook/plan";
 import { identityOf } from "../provider/webhook/schema";
-import { failedFields, failureOn } from "./helpers/check-failures";
+import { failedFields } from "./helpers/check-failures";
 
 const SECRET = "whsec-plan-secret-0123456789";
 const ENDPOINT = "https://hooks.example.com/events";

@@ -35,7 +35,8 @@ export function hostnameProblem(value: string): string | undefined {
   if (value !== value.toLowerCase()) return "must be lower case";
   if (value.length > 253) return "must be at most 253 characters";
   const labels = value.split(".");
-  if (labels.length < 2) return "must have at least two labels: give the full hostname, such as hooks.example.com";
+  if (labels.length < 2)
+    return "must have at least two labels: give the full hostname, such as hooks.example.com";
   if (!labels.every((l) => HOST_LABEL.test(l))) {
     return "must consist of labels of letters, digits and inner hyphens, separated by single dots";
   }
