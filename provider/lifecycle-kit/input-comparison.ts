@@ -23,7 +23,7 @@ export interface Fallbacks {
 }
 
 /** The fallbacks of this provider process, as `clientFor` resolves them (stack config, environment, defaults). */
-export function processFallbacks(env: NodeJS.ProcessEnv = process.env): Fallbacks {
+function processFallbacks(env: NodeJS.ProcessEnv = process.env): Fallbacks {
   const stack = stackSettings();
   // An empty setting counts as none, as the client reads it.
   return {

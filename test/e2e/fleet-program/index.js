@@ -1,12 +1,14 @@
 // A platform team's program for a fleet of organizations, each with its own API token: per organization a
-// Domain and two Webhooks, each with its own `connection`. The last organization's Domain, and one Webhook
-// of each, are the provider plugin's resources (reached by type token, as a program in another language
-// reaches them); the rest are the dynamic resources. The shape of `connection` varies from one
+// Domain and two Webhooks, each with its own `connection`. The second organization's Domain, and one
+// Webhook of each, are the provider plugin's resources (reached by type token, as a program in another
+// language reaches them); the rest are the dynamic resources. The shape of `connection` varies from one
 // organization to the next, and so do the Webhooks' inputs, in ways that mean the same thing: member
-// order, a base URL spelled out, with a trailing slash, or left out (the stack's), a secret token or a
-// secret connection, defaults given or left out, filters in another order and form.
+// order, a base URL spelled out, with a trailing slash, or left out (the stack's), a secret token, a
+// secret connection or a plain token, defaults given or left out, filters in another order and form.
 // Shaped by stack configuration:
-// - fleet: a list of { organization, host }; each organization's token is the secret `token-<organization>`;
+// - fleet: a list of { organization, host }; each organization's token is the secret
+//   `token-<organization>`, but every third one's, which the program takes as plain text from the
+//   environment (FLEET_TOKEN_<ORGANIZATION>);
 // - sandboxUrl, filesDir (required); webhookSecret (secret, required).
 const pulumi = require("@pulumi/pulumi");
 const service = require("@service/pulumi");
@@ -31,19 +33,25 @@ class PluginDomain extends pulumi.ComponentResource {
   }
 }
 
+/** Where the program finds an organization's token as plain text: FLEET_TOKEN_<ORGANIZATION>. */
+const plainTokenVariable = (organization) => `FLEET_TOKEN_${organization.toUpperCase().replace(/-/g, "_")}`;
+
 /** One organization's connection, in one of three shapes that mean the same credentials. */
-function connectionOf(index, token) {
-  if (index % 3 === 0) return { token, baseUrl };
-  if (index % 3 === 1) return { baseUrl: `${baseUrl}/`, token };
-  // The whole connection secret, its base URL left out: the stack's service:baseUrl.
-  return token.apply((value) => ({ token: value }));
+function connectionOf(index, organization) {
+  const key = `token-${organization}`;
+  // A secret token, the members in the documented order.
+  if (index % 3 === 0) return { token: config.requireSecret(key), baseUrl };
+  // A secret connection, the members in the other order, the base URL with a trailing slash.
+  if (index % 3 === 1) return pulumi.secret({ baseUrl: `${baseUrl}/`, token: config.requireSecret(key) });
+  // A plain token (from the environment: a plain config value would be stored as such with the stack's
+  // configuration), the base URL left out: the stack's service:baseUrl.
+  return { token: process.env[plainTokenVariable(organization)] };
 }
 
 exports.webhookUuids = fleet.flatMap((org, index) => {
-  const token = config.requireSecret(`token-${org.organization}`);
-  const connection = connectionOf(index, token);
+  const connection = connectionOf(index, org.organization);
   const domain =
-    index === fleet.length - 1
+    index % 3 === 1
       ? new PluginDomain(`${org.organization}-domain`, {
           domainName: org.host,
           publishDirectory: filesDir,
@@ -64,6 +72,7 @@ exports.webhookUuids = fleet.flatMap((org, index) => {
       secretKey,
       connection,
       apiVersion: "2.0",
+      acceptLanguage: index % 2 === 0 ? "en" : undefined,
       filters: [
         { key: "activity.form_factor", values: ["microscopic", "lightbox"] },
         { key: "activity.name", values: ["authentication"] },
