@@ -22,6 +22,8 @@ import {
   connection,
   defaultsTo,
   type Fallbacks,
+  filterList,
+  hashedSecret,
   language,
   recordedUnlessGiven,
   sameValue,
@@ -494,6 +496,28 @@ describe("the comparisons", () => {
     expect(language("ja", {}, "acceptLanguage", ja)).toBe(true);
   });
 
+  it("match a secret against its salted hash, and without one against the secret kept with the inputs", () => {
+    const secretKey = hashedSecret("secretKeyHash");
+    const stored = { secretKeyHash: hashSecret("s3cret-s3cret-s3cret") };
+    expect(secretKey("s3cret-s3cret-s3cret", stored, "secretKey", FALLBACKS)).toBe(true);
+    expect(secretKey("another-secret-value", stored, "secretKey", FALLBACKS)).toBe(false);
+    expect(secretKey(undefined, stored, "secretKey", FALLBACKS)).toBe(false);
+    // Adopted by `pulumi import`: no hash; the previous inputs' secret, else the one given, on trust.
+    expect(secretKey("a", { secretKey: "a" }, "secretKey", FALLBACKS)).toBe(true);
+    expect(secretKey("b", { secretKey: "a" }, "secretKey", FALLBACKS)).toBe(false);
+    expect(secretKey("b", {}, "secretKey", FALLBACKS)).toBe(true);
+  });
+
+  it("take a filter list missing on either side as changed", () => {
+    const filters = [{ key: "activity.name", value: "authentication" }];
+    expect(filterList(undefined, { filters }, "filters", FALLBACKS)).toBe(false);
+    expect(filterList(filters, {}, "filters", FALLBACKS)).toBe(false);
+  });
+
+  it("leave a base URL that is no URL as written, but for its trailing slashes", () => {
+    expect(canonicalBaseUrl("not a url//")).toBe("not a url");
+  });
+
   it("count a value still unknown at preview as changed, whatever its kind", () => {
     const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
     const kinds = { connection, channel: defaultsTo("default") };
@@ -511,6 +535,9 @@ describe("the comparisons", () => {
     );
     expect(sameValue({ a: 1, b: null }, { a: 1 })).toBe(true);
     expect(sameValue([1, 2], [2, 1])).toBe(false);
+    expect(sameValue([1], [1, 2])).toBe(false);
+    expect(sameValue(["a"], "a")).toBe(false);
+    expect(sameValue({ 0: "a" }, ["a"])).toBe(false);
     expect(sameValue({ a: [1] }, { a: 1 })).toBe(false);
     expect(sameValue({ a: { b: 1 } }, { a: { b: 2 } })).toBe(false);
   });

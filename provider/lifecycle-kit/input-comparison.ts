@@ -51,14 +51,12 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  * a member that is null or undefined the same as one left out; arrays in order.
  */
 export function sameValue(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return (
-      Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]))
-    );
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
   }
   if (isObject(a) && isObject(b)) {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    return [...keys].every((k) => sameValue(a[k] ?? undefined, b[k] ?? undefined));
+    return [...keys].every((k) => sameValue(a[k], b[k]));
   }
   return (a ?? undefined) === (b ?? undefined);
 }
@@ -94,7 +92,7 @@ export function canonicalBaseUrl(url: string): string {
 
 /** The credentials a `connection` input stands for, its base URL resolved and in canonical form. */
 function credentialsOf(connection: unknown, fallbacks: Fallbacks): unknown {
-  if (!isObject(connection)) return connection ?? undefined;
+  if (!isObject(connection)) return connection;
   const baseUrl = typeof connection.baseUrl === "string" ? connection.baseUrl : fallbacks.baseUrl;
   return { token: connection.token, baseUrl: canonicalBaseUrl(baseUrl) };
 }
