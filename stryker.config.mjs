@@ -22,6 +22,8 @@ export default {
     "provider/lifecycle-kit/check.ts",
     "provider/lifecycle-kit/unknowns.ts",
     "provider/lifecycle-kit/common-members.ts",
+    "provider/lifecycle-kit/input-comparison.ts",
+    "provider/lifecycle-kit/refresh.ts",
     "provider/lifecycle-kit/secret-hash.ts",
     "provider/context/keyed-lock.ts",
   ],

@@ -14,6 +14,7 @@ export default defineConfig({
       "test/webhook.reconcile.test.ts",
       "test/domain.plan.test.ts",
       "test/lifecycle-kit.test.ts",
+      "test/input-comparison.test.ts",
       "test/keyed-lock.test.ts",
       "test/api.rules.test.ts",
       "test/errors.test.ts",

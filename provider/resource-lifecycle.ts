@@ -22,7 +22,11 @@ export interface ResourceLifecycle {
   diff(id: string, olds: ResourceProps, news: ResourceProps): Promise<unknown>;
   /** Creates the object from the checked inputs; answers `{id, outs}`. */
   create(props: ResourceProps): Promise<unknown>;
-  /** Refreshes the stored state `props`; answers `{id, props, inputs}`, or `{}` once the object is gone. */
+  /**
+   * Refreshes the stored state `props`; answers `{id, props, inputs}`, or `{}` once the object is gone.
+   * With nothing new on the service, `props` is the stored state and `inputs` is left out (the engine
+   * then keeps the stored inputs), so that such a refresh rewrites nothing.
+   */
   read(id: string, props: ResourceProps): Promise<unknown>;
   /** Applies a change that `diff` did not mark as a replacement; answers `{outs}`. */
   update(id: string, olds: ResourceProps, news: ResourceProps): Promise<unknown>;

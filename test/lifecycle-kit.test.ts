@@ -1,10 +1,11 @@
 /**
- * What every resource's lifecycle stands on: the unknown-value rules of a preview, and the salted
- * hashes that stand for secrets in state.
+ * What every resource's lifecycle stands on: the unknown-value rules of a preview, the salted hashes
+ * that stand for secrets in state, and what a refresh answers.
  */
 
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { refreshAnswer } from "../provider/lifecycle-kit/refresh";
 import { hashSecret, secretMatches } from "../provider/lifecycle-kit/secret-hash";
 import { containsUnknown, knownMembers, UNKNOWN } from "../provider/lifecycle-kit/unknowns";
 
@@ -66,5 +67,28 @@ describe("secret hashes", () => {
     ]) {
       expect(secretMatches(SECRET, malformed)).toBe(false);
     }
+  });
+});
+
+describe("a refresh's answer", () => {
+  const stored = { __provider: "code", b: { y: 2, x: 1 }, a: "1", gone: null };
+
+  it("is the stored state itself, with no inputs, when the service showed nothing new in any member order", () => {
+    const inputsOf = () => {
+      throw new Error("no inputs are needed when nothing changed");
+    };
+    expect(refreshAnswer("id-1", stored, { a: "1", b: { x: 1, y: 2 } }, inputsOf)).toEqual({
+      id: "id-1",
+      props: stored,
+    });
+  });
+
+  it("is the refreshed state and the inputs it implies when the service showed something new", () => {
+    const refreshed = { a: "2", b: { x: 1, y: 2 } };
+    expect(refreshAnswer("id-1", stored, refreshed, () => ({ a: "2" }))).toEqual({
+      id: "id-1",
+      props: refreshed,
+      inputs: { a: "2" },
+    });
   });
 });

@@ -5,8 +5,8 @@
 
 import { rememberSecret } from "../context/process";
 import { checkInputs } from "../lifecycle-kit/check";
-import { commonMembersChanged } from "../lifecycle-kit/common-members";
-import { containsUnknown } from "../lifecycle-kit/unknowns";
+import { COMMON_INPUTS } from "../lifecycle-kit/common-members";
+import { changedInputs, exact, type InputKinds } from "../lifecycle-kit/input-comparison";
 import type { ResourceProps } from "../resource-lifecycle";
 import { DOMAIN_FIELD_ADVICE, RegistrationInputs, RegistrationOutputs } from "./schema";
 
@@ -15,14 +15,15 @@ export async function check(_olds: ResourceProps, news: ResourceProps) {
   return checkInputs(RegistrationInputs, news, DOMAIN_FIELD_ADVICE);
 }
 
+/** A DomainRegistration's inputs by kind. */
+const INPUTS: InputKinds = { domainName: exact, ...COMMON_INPUTS };
+
 /** A new hostname needs a new registration; credentials and language change in place. */
 export async function diff(_id: string, olds: ResourceProps, news: ResourceProps) {
-  const old = RegistrationOutputs.parse(olds);
-  const replaces =
-    containsUnknown(news.domainName) || news.domainName !== old.domainName ? ["domainName"] : [];
+  const changed = changedInputs(INPUTS, RegistrationOutputs.parse(olds), news);
   return {
-    changes: replaces.length > 0 || commonMembersChanged(old, news),
-    replaces,
+    changes: changed.length > 0,
+    replaces: changed.filter((key) => key === "domainName"),
     deleteBeforeReplace: false,
   };
 }

@@ -4,6 +4,7 @@ import { verificationKey } from "../api/domains/verification";
 import { AmbiguousRequestError } from "../errors/transport";
 import { clientFor } from "../lifecycle-kit/clients";
 import { withCommonMembers } from "../lifecycle-kit/common-members";
+import { type Refreshed, refreshAnswer } from "../lifecycle-kit/refresh";
 import type { ResourceProps } from "../resource-lifecycle";
 import { registrationImportError, startUnconfirmedError } from "./messages";
 import { RegistrationInputs, RegistrationOutputs } from "./schema";
@@ -42,15 +43,14 @@ export async function create(props: ResourceProps): Promise<{ id: string; outs: 
  * `pulumi up` starts a new one instead of wedging on a dead verifier. Once the domain is registered the
  * registration stays, expired or not.
  */
-export async function read(id: string, props: ResourceProps) {
+export async function read(id: string, props: ResourceProps): Promise<Refreshed | Record<string, never>> {
   // With no state, this is `pulumi import`, which a registration cannot support.
   if (props.domainName === undefined) throw registrationImportError(id);
   const old = RegistrationOutputs.parse(props);
   const client = clientFor(old);
   const registered = (await registeredDomains(client)).some((d) => d.domainName === old.domainName);
   if (!registered && Date.parse(old.expiresAt) <= client.serverNow()) return {};
-  const inputs = withCommonMembers({ domainName: old.domainName }, old);
-  return { id, props: old, inputs };
+  return refreshAnswer(id, props, old, () => withCommonMembers({ domainName: old.domainName }, old));
 }
 
 export async function update(_id: string, olds: ResourceProps, news: ResourceProps) {

@@ -5,8 +5,8 @@
 
 import { rememberSecret } from "../context/process";
 import { type CheckFailure, checkFailure, checkInputs } from "../lifecycle-kit/check";
-import { commonMembersChanged } from "../lifecycle-kit/common-members";
-import { containsUnknown } from "../lifecycle-kit/unknowns";
+import { COMMON_INPUTS } from "../lifecycle-kit/common-members";
+import { changedInputs, type InputKinds, recordedUnlessGiven } from "../lifecycle-kit/input-comparison";
 import type { ResourceProps } from "../resource-lifecycle";
 import { DOMAIN_FIELD_ADVICE, VERIFY_MEMBERS, VerificationInputs, VerificationOutputs } from "./schema";
 
@@ -28,15 +28,22 @@ export async function check(
   return result;
 }
 
-const REPLACING = ["domainName", "adopt", "verifier"] as const;
+/** A DomainVerification's inputs by kind: one left out keeps its recorded value. */
+const INPUTS: InputKinds = {
+  domainName: recordedUnlessGiven,
+  adopt: recordedUnlessGiven,
+  verifier: recordedUnlessGiven,
+  timeout: recordedUnlessGiven,
+  ...COMMON_INPUTS,
+};
+const REPLACING: readonly string[] = ["domainName", "adopt", "verifier"];
 
 /** Another hostname, verifier or adopt mode is another verification; `timeout` and credentials change in place. */
 export async function diff(_id: string, olds: ResourceProps, news: ResourceProps) {
-  const old = VerificationOutputs.parse(olds);
-  const replaces = REPLACING.filter(
-    (key) => containsUnknown(news[key]) || (news[key] ?? old[key]) !== old[key],
-  );
-  const changes =
-    replaces.length > 0 || commonMembersChanged(old, news) || (news.timeout ?? old.timeout) !== old.timeout;
-  return { changes, replaces: [...replaces], deleteBeforeReplace: false };
+  const changed = changedInputs(INPUTS, VerificationOutputs.parse(olds), news);
+  return {
+    changes: changed.length > 0,
+    replaces: changed.filter((key) => REPLACING.includes(key)),
+    deleteBeforeReplace: false,
+  };
 }

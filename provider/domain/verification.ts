@@ -9,6 +9,7 @@ import { clientFor, hostOverrides } from "../lifecycle-kit/clients";
 import { withCommonMembers } from "../lifecycle-kit/common-members";
 import { forgetDomains } from "../lifecycle-kit/listings";
 import { confirmGone, recordedCredentials, sameCredentials } from "../lifecycle-kit/ownership";
+import { type Refreshed, refreshAnswer } from "../lifecycle-kit/refresh";
 import type { ResourceProps } from "../resource-lifecycle";
 import { activeWebhooks } from "../webhook/wire";
 import {
@@ -166,10 +167,7 @@ async function importDomain(idOrName: string) {
  * Refresh: registered while the organization's domain listing has it. One that is missing is reported
  * gone only when the credentials in use could see it. With no state at all, this is `pulumi import`.
  */
-export async function read(
-  id: string,
-  props: ResourceProps,
-): Promise<{ id: string; props: VerificationOutputs; inputs: ResourceProps } | Record<string, never>> {
+export async function read(id: string, props: ResourceProps): Promise<Refreshed | Record<string, never>> {
   if (props.domainName === undefined) return importDomain(id);
   const old = VerificationOutputs.parse(props);
   const client = clientFor(old);
@@ -192,7 +190,7 @@ export async function read(
     organization: found.owner.organization || old.organization,
     credentialsHash: recordedCredentials(client, old.credentialsHash),
   };
-  return { id, props: outs, inputs };
+  return refreshAnswer(id, props, outs, () => inputs);
 }
 
 /**

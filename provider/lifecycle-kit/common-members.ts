@@ -5,16 +5,10 @@
  */
 
 import type { ResourceProps } from "../resource-lifecycle";
+import { connection, type InputKinds, language } from "./input-comparison";
 
-export function commonMembersChanged(
-  old: { connection?: unknown; acceptLanguage?: unknown },
-  news: ResourceProps,
-): boolean {
-  return (
-    JSON.stringify(news.connection ?? null) !== JSON.stringify(old.connection ?? null) ||
-    (news.acceptLanguage ?? null) !== (old.acceptLanguage ?? null)
-  );
-}
+/** How every resource's diff compares its common members: by meaning (see input-comparison.ts). */
+export const COMMON_INPUTS: InputKinds = { connection, acceptLanguage: language };
 
 /** `base` with its common members replaced by those of `news` (absent ones dropped). */
 export function withCommonMembers<T extends object>(base: T, news: ResourceProps): T {

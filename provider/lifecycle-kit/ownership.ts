@@ -1,5 +1,6 @@
 import type { ServiceClient } from "../client/client";
 import { LifecycleError } from "../errors/lifecycle";
+import { canonicalBaseUrl } from "./input-comparison";
 import { activeWebhooks, registeredDomains } from "./listings";
 import { hashSecret, secretMatches } from "./secret-hash";
 
@@ -18,7 +19,9 @@ export interface Ownership {
   readonly credentialsHash?: string | undefined;
 }
 
-const identity = (client: ServiceClient) => `${client.options.baseUrl}\n${client.options.token}`;
+/** The credentials as hashed: the base URL in canonical form, so that two spellings of it hash alike. */
+const identity = (client: ServiceClient) =>
+  `${canonicalBaseUrl(client.options.baseUrl)}\n${client.options.token}`;
 
 /** The salted hash state keeps of the client's credentials. */
 export function credentialsHash(client: ServiceClient): string {

@@ -104,7 +104,10 @@ export class CustomResource {
     return {
       id: result.id,
       props: markSecrets(result.props ?? {}, this.outputSecrets(stored.secretKeys)),
-      inputs: markSecrets(result.inputs ?? {}, this.inputSecrets(stored.secretKeys)),
+      // None when the refresh found nothing new: the engine then keeps the stored inputs as they are.
+      ...(result.inputs === undefined
+        ? {}
+        : { inputs: markSecrets(result.inputs, this.inputSecrets(stored.secretKeys)) }),
     };
   }
 

@@ -1,9 +1,22 @@
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, normalize, resolve } from "node:path";
 import { z } from "zod";
+
+<<<<<<< HEAD
+
 import { checkInputs, type FieldAdvice } from "../lifecycle-kit/check";
 import { hashSecret, secretMatches } from "../lifecycle-kit/secret-hash";
 import { containsUnknown } from "../lifecycle-kit/unknowns";
+
+=======
+
+import { checkInputs } from "../lifecycle-kit/check";
+import { changedInputs, exact, hashedSecret, type InputKinds } from "../lifecycle-kit/input-comparison";
+import { type Refreshed, refreshAnswer } from "../lifecycle-kit/refresh";
+import { hashSecret } from "../lifecycle-kit/secret-hash";
+
+>>>>>>> i27-diff
+
 import type { ResourceProps } from "../resource-lifecycle";
 
 /** What a VerificationFile accepts. */
@@ -53,15 +66,16 @@ export async function check(_olds: ResourceProps, news: ResourceProps) {
   return checkInputs(FileInputs, news, FILE_FIELD_ADVICE);
 }
 
+/** A VerificationFile's inputs by kind: another folder or key is another file; new content rewrites it. */
+const INPUTS: InputKinds = { directory: exact, key: exact, content: hashedSecret("contentHash") };
+
 export async function diff(_id: string, olds: ResourceProps, news: ResourceProps) {
-  const old = FileOutputs.parse(olds);
-  const replaces = (["directory", "key"] as const).filter(
-    (k) => containsUnknown(news[k]) || news[k] !== old[k],
-  );
-  const content = news.content;
-  const rewrite =
-    containsUnknown(content) || typeof content !== "string" || !secretMatches(content, old.contentHash);
-  return { changes: replaces.length > 0 || rewrite, replaces: [...replaces], deleteBeforeReplace: false };
+  const changed = changedInputs(INPUTS, FileOutputs.parse(olds), news);
+  return {
+    changes: changed.length > 0,
+    replaces: changed.filter((key) => key !== "content"),
+    deleteBeforeReplace: false,
+  };
 }
 
 export async function create(props: ResourceProps) {
@@ -70,14 +84,14 @@ export async function create(props: ResourceProps) {
 }
 
 /** Gone when the file is gone; its content is not compared, since state holds only its hash. */
-export async function read(id: string, props: ResourceProps) {
+export async function read(id: string, props: ResourceProps): Promise<Refreshed | Record<string, never>> {
   const old = FileOutputs.parse(props);
   try {
     await readFile(old.path);
   } catch {
     return {};
   }
-  return { id, props: old, inputs: { directory: old.directory, key: old.key } };
+  return refreshAnswer(id, props, old, () => ({ directory: old.directory, key: old.key }));
 }
 
 export async function update(_id: string, _olds: ResourceProps, news: ResourceProps) {

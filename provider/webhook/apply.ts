@@ -10,6 +10,7 @@ import { clientFor } from "../lifecycle-kit/clients";
 import { withCommonMembers } from "../lifecycle-kit/common-members";
 import { forgetWebhooks } from "../lifecycle-kit/listings";
 import { confirmGone, recordedCredentials, sameCredentials } from "../lifecycle-kit/ownership";
+import { type Refreshed, refreshAnswer } from "../lifecycle-kit/refresh";
 import { hashSecret } from "../lifecycle-kit/secret-hash";
 import type { ResourceProps } from "../resource-lifecycle";
 import { claim, clearPending, hasPending, isClaimed, notePending } from "./claims";
@@ -106,7 +107,7 @@ const pickCommon = (news: ResourceProps) => ({
  * A pending webhook is settled if exactly one candidate appeared; otherwise it stays pending. With no
  * state at all, this is `pulumi import` of the webhook whose uuid is `id` (see import.ts).
  */
-export async function read(id: string, props: ResourceProps) {
+export async function read(id: string, props: ResourceProps): Promise<Refreshed | Record<string, never>> {
   if (isImport(props)) return importWebhook(id);
   const old = WebhookState.parse(props);
   const client = clientFor(old);
@@ -120,7 +121,7 @@ export async function read(id: string, props: ResourceProps) {
     const found = await candidates(search);
     if (found.length !== 1) {
       notePending(search.identity);
-      return { id, props: old, inputs: inputsOf(old) };
+      return refreshAnswer(id, props, old, () => inputsOf(old));
     }
     claim(found[0]!.webhookUuid);
     clearPending(search.identity);
@@ -135,7 +136,7 @@ export async function read(id: string, props: ResourceProps) {
   }
   claim(uuid);
   const outs = refreshed(old, hook, client);
-  return { id: uuid, props: outs, inputs: inputsOf(outs) };
+  return refreshAnswer(uuid, props, outs, () => inputsOf(outs));
 }
 
 /**

@@ -4,8 +4,10 @@
  */
 
 import { isApiVersion } from "../api/versions";
-import { sameFilters } from "../api/webhooks/requests";
 import { rememberSecret } from "../context/process";
+
+<<<<<<< HEAD
+
 import { type CheckFailure, checkFailure, checkInputs } from "../lifecycle-kit/check";
 import { commonMembersChanged } from "../lifecycle-kit/common-members";
 import { secretMatches } from "../lifecycle-kit/secret-hash";
@@ -22,6 +24,26 @@ import {
   WebhookState,
   webhookInputsSchema,
 } from "./schema";
+
+=======
+
+import { type CheckFailure, checkInputs } from "../lifecycle-kit/check";
+import { COMMON_INPUTS } from "../lifecycle-kit/common-members";
+import {
+  changedInputs,
+  defaultsTo,
+  exact,
+  filterList,
+  hashedSecret,
+  type InputKinds,
+} from "../lifecycle-kit/input-comparison";
+import { UNKNOWN } from "../lifecycle-kit/unknowns";
+import type { ResourceProps } from "../resource-lifecycle";
+import { claim, notePending } from "./claims";
+import { MISSING_SECRET_KEY } from "./messages";
+import { identityOf, isPending, VERSIONED_MEMBERS, WebhookState, webhookInputsSchema } from "./schema";
+
+>>>>>>> i27-diff
 
 export async function check(
   _olds: ResourceProps,
@@ -49,64 +71,48 @@ export async function check(
   return { ...result, failures: [...result.failures, missing] };
 }
 
-const REPLACING = ["endpoint", "channel", "apiVersion", "filters", "secretKey"] as const;
+/** The Webhook's inputs by kind; every one of them but the common members replaces the webhook. */
+const INPUTS: InputKinds = {
+  endpoint: exact,
+  channel: defaultsTo("default"),
+  apiVersion: defaultsTo("2.0"),
+  filters: filterList,
+  secretKey: hashedSecret("secretKeyHash"),
+  ...COMMON_INPUTS,
+};
+const REPLACING: readonly string[] = ["endpoint", "channel", "apiVersion", "filters", "secretKey"];
 
 /**
- * Field by field, without calling the API. Anything that defines the webhook replaces it. A change of
- * credentials is an update in place, which checks that the new credentials still see the webhook. A
- * pending webhook always shows a change, so that `pulumi up` runs the update that reconciles it.
+ * Input by input, by meaning, without calling the API. Anything that defines the webhook replaces it. A
+ * change of credentials is an update in place, which checks that the new credentials still see the
+ * webhook. A pending webhook always shows a change, so that `pulumi up` runs the update that reconciles it.
  */
 export async function diff(id: string, olds: ResourceProps, news: ResourceProps) {
   const old = WebhookState.parse(olds);
-  const replaces: string[] = [];
-  for (const key of REPLACING) {
-    const value = news[key];
-    if (containsUnknown(value)) {
-      replaces.push(key);
-      continue;
-    }
-    const changed =
-      key === "filters"
-        ? !sameFilters(old.filters, value as WebhookInputs["filters"])
-        : key === "secretKey"
-          ? !sameSecret(String(value), old, olds.secretKey)
-          : key === "channel"
-            ? old.channel !== (value ?? "default")
-            : key === "apiVersion"
-              ? old.apiVersion !== (value ?? "2.0")
-              : old[key] !== value;
-    if (changed) replaces.push(key);
-  }
+  // The stored outputs, over the stored inputs where the provider plugin passes those too (the secret
+  // of a webhook adopted by `pulumi import`, whose outputs hold no hash of it).
+  const changed = changedInputs(INPUTS, { ...olds, ...old }, news);
+  const replaces = changed.filter((key) => REPLACING.includes(key));
   const adopt = news.adoptWebhookUuid;
   if (adopt !== undefined && adopt !== (old.webhookUuid ?? id)) replaces.push("adoptWebhookUuid");
   const pending = isPending(old);
   if (pending) notePending(identityOf(old));
   else claim(old.webhookUuid ?? id);
   return {
-    changes:
-      pending ||
-      replaces.length > 0 ||
-      commonMembersChanged(old, news) ||
-      (await credentialsMoved(old, news)),
+    changes: pending || changed.length > 0 || replaces.length > 0 || (await credentialsMoved(old, news)),
     replaces,
     deleteBeforeReplace: false,
   };
 }
 
 /**
- * Whether `secret` is the webhook's secret as far as state can tell: its salted hash when state has one.
- * A webhook adopted by `pulumi import` has none (the service never returns a secret): the secret given
- * with its previous inputs, when the provider plugin hands those over, or else (right after the import)
- * the one the program gives, taken on trust as `adoptWebhookUuid` does.
+ * Whether the credentials that would be used now differ from those recorded (stack config included).
+ * Asked only once no input changed, so `connection` is known here.
  */
-function sameSecret(secret: string, old: WebhookState, previous: unknown): boolean {
-  if (old.secretKeyHash !== undefined) return secretMatches(secret, old.secretKeyHash);
-  return typeof previous !== "string" || previous === secret;
-}
-
-/** Whether the credentials that would be used now differ from those recorded (stack config included). */
 async function credentialsMoved(old: WebhookState, news: ResourceProps): Promise<boolean> {
-  if (old.credentialsHash === undefined || containsUnknown(news.connection)) return false;
+  // State from before 0.2 recorded no credentials: nothing to compare, and no client to load for it.
+  // Stryker disable next-line ConditionalExpression: without the guard, sameCredentials says the same.
+  if (old.credentialsHash === undefined) return false;
   // Loaded here, not at the top: the client is not needed for check, the first call a preview makes.
   const { clientFor } = await import("../lifecycle-kit/clients.js");
   const { sameCredentials } = await import("../lifecycle-kit/ownership.js");

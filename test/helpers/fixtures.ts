@@ -42,3 +42,27 @@ export function testSeed(originUrl: string, settings: SeedInput["settings"] = {}
     settings: { rateLimitPerSecond: 0, ...settings },
   };
 }
+
+/** A fleet of organizations, each with its own token and webhook host, as a platform team manages them. */
+export const FLEET = ["north", "south", "east"].map((name) => ({
+  organization: `fleet-${name}`,
+  token: `fleet-${name}-token-0123456789`,
+  host: `hooks.fleet-${name}.test`,
+}));
+
+/** The test seed plus the FLEET's organizations, their hosts served by the same origin. */
+export function fleetSeed(originUrl: string, settings: SeedInput["settings"] = {}): SeedInput {
+  const seed = testSeed(originUrl, settings);
+  return {
+    ...seed,
+    organizations: [
+      ...seed.organizations!,
+      ...FLEET.map((org) => ({
+        name: org.organization,
+        users: [`${org.organization}-admin`],
+        tokens: [{ token: org.token, webhooks: true }],
+      })),
+    ],
+    hosts: { ...seed.hosts, ...Object.fromEntries(FLEET.map((org) => [org.host, originUrl])) },
+  };
+}

@@ -52,14 +52,12 @@ export async function webhookLifecycleOverGrpc(
 
   const doomed = await host.create(URN, (await host.check(URN, {}, news({ channel: "doomed" }))).inputs);
   await world.api("POST", `/v2/webhooks/${doomed.id}/deactivate`);
+  // A refresh that finds the webhook as it was rewrites nothing: the state comes back as stored, and no
+  // inputs, so that the engine keeps the stored ones (the secret key among them).
   const present = await host.read(URN, created.id, created.properties);
   expect(present.id).toBe(created.id);
-  expect(present.inputs).toMatchObject({
-    endpoint: inputs.endpoint,
-    filters: inputs.filters,
-    channel: "default",
-  });
-  expect(present.inputs?.secretKey).toBeUndefined();
+  expect(present.properties).toEqual(created.properties);
+  expect(present.inputs).toBeUndefined();
   const gone = await host.read(URN, doomed.id, doomed.properties);
   expect(gone.id).toBe("");
 

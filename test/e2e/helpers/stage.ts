@@ -53,10 +53,13 @@ export interface Stage {
   close(): Promise<void>;
 }
 
-export async function startStage(settings: SeedInput["settings"] = {}): Promise<Stage> {
+export async function startStage(
+  settings: SeedInput["settings"] = {},
+  seedFor: typeof testSeed = testSeed,
+): Promise<Stage> {
   const filesDir = mkdtempSync(join(tmpdir(), "verification-files-"));
   const origin = await startDirectoryOrigin(filesDir);
-  const sandbox = await startSandbox({ seed: testSeed(origin.url, settings) });
+  const sandbox = await startSandbox({ seed: seedFor(origin.url, settings) });
   const api = plainApi(sandbox.url, { token: HOOKS_TOKEN });
   const seen = new Set<string>();
   return {
@@ -193,12 +196,16 @@ export function expectNoSecretIn(
 /**
  * One stage for a file's scenarios, with HOST registered. After each scenario its faults are disarmed and
  * its webhooks deactivated (scenarios share the organization's quota of 10); after the file, nothing it
- * printed or stored holds a planted secret. Read `.current` inside tests.
+ * printed or stored holds a planted secret (`tokens`, and the secrets every stage plants). `seedFor` gives
+ * the sandbox more organizations than the test seed's. Read `.current` inside tests.
  */
-export function useStage(tokens: readonly string[] = [HOOKS_TOKEN]): { readonly current: Stage } {
+export function useStage(
+  tokens: readonly string[] = [HOOKS_TOKEN],
+  seedFor: typeof testSeed = testSeed,
+): { readonly current: Stage } {
   const holder = { current: undefined as unknown as Stage };
   beforeAll(async () => {
-    holder.current = await startStage();
+    holder.current = await startStage({}, seedFor);
     await holder.current.registerHost();
   });
   afterEach(async () => {
