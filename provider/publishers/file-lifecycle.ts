@@ -1,22 +1,10 @@
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, normalize, resolve } from "node:path";
 import { z } from "zod";
-
-<<<<<<< HEAD
-
 import { checkInputs, type FieldAdvice } from "../lifecycle-kit/check";
-import { hashSecret, secretMatches } from "../lifecycle-kit/secret-hash";
-import { containsUnknown } from "../lifecycle-kit/unknowns";
-
-=======
-
-import { checkInputs } from "../lifecycle-kit/check";
 import { changedInputs, exact, hashedSecret, type InputKinds } from "../lifecycle-kit/input-comparison";
 import { type Refreshed, refreshAnswer } from "../lifecycle-kit/refresh";
 import { hashSecret } from "../lifecycle-kit/secret-hash";
-
->>>>>>> i27-diff
-
 import type { ResourceProps } from "../resource-lifecycle";
 
 /** What a VerificationFile accepts. */

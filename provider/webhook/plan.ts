@@ -6,28 +6,7 @@
 import { isApiVersion } from "../api/versions";
 import { rememberSecret } from "../context/process";
 
-<<<<<<< HEAD
-
 import { type CheckFailure, checkFailure, checkInputs } from "../lifecycle-kit/check";
-import { commonMembersChanged } from "../lifecycle-kit/common-members";
-import { secretMatches } from "../lifecycle-kit/secret-hash";
-import { containsUnknown, UNKNOWN } from "../lifecycle-kit/unknowns";
-import type { ResourceProps } from "../resource-lifecycle";
-import { claim, notePending } from "./claims";
-import { MISSING_SECRET_KEY } from "./messages";
-import {
-  identityOf,
-  isPending,
-  VERSIONED_MEMBERS,
-  WEBHOOK_FIELD_ADVICE,
-  type WebhookInputs,
-  WebhookState,
-  webhookInputsSchema,
-} from "./schema";
-
-=======
-
-import { type CheckFailure, checkInputs } from "../lifecycle-kit/check";
 import { COMMON_INPUTS } from "../lifecycle-kit/common-members";
 import {
   changedInputs,
@@ -41,9 +20,14 @@ import { UNKNOWN } from "../lifecycle-kit/unknowns";
 import type { ResourceProps } from "../resource-lifecycle";
 import { claim, notePending } from "./claims";
 import { MISSING_SECRET_KEY } from "./messages";
-import { identityOf, isPending, VERSIONED_MEMBERS, WebhookState, webhookInputsSchema } from "./schema";
-
->>>>>>> i27-diff
+import {
+  identityOf,
+  isPending,
+  VERSIONED_MEMBERS,
+  WEBHOOK_FIELD_ADVICE,
+  WebhookState,
+  webhookInputsSchema,
+} from "./schema";
 
 export async function check(
   _olds: ResourceProps,
