@@ -10,10 +10,12 @@ import { type CheckFailure, checkInputs } from "../lifecycle-kit/check";
 import { commonMembersChanged } from "../lifecycle-kit/common-members";
 import { secretMatches } from "../lifecycle-kit/secret-hash";
 import { containsUnknown, UNKNOWN } from "../lifecycle-kit/unknowns";
-import type { ResourceProps } from "../resource-lifecycle";
+import type { CheckContext, ResourceProps } from "../resource-lifecycle";
 import { claim, notePending } from "./claims";
 import { MISSING_SECRET_KEY } from "./messages";
+import type { QuotaWarning } from "./quota-check";
 import {
+  AT_QUOTA_INPUT,
   identityOf,
   isPending,
   VERSIONED_MEMBERS,
@@ -22,10 +24,30 @@ import {
   webhookInputsSchema,
 } from "./schema";
 
+/**
+ * Validates the inputs, then weighs them against the organization's quota (quota-check.ts): a
+ * replacement for which the program says there is no free slot fails, and where the caller passes the URN
+ * (the provider plugin), the Webhook is counted with the others of its organization.
+ */
 export async function check(
-  _olds: ResourceProps,
+  olds: ResourceProps,
   news: ResourceProps,
-): Promise<{ inputs: ResourceProps; failures: CheckFailure[] }> {
+  context: CheckContext = {},
+): Promise<{ inputs: ResourceProps; failures: CheckFailure[]; warnings: readonly QuotaWarning[] }> {
+  // Never kept: the inputs returned leave it out, so state never holds it.
+  const { [AT_QUOTA_INPUT]: atQuota, ...given } = news;
+  const result = validate(given);
+  if (typeof atQuota !== "number" && context.urn === undefined) return { ...result, warnings: [] };
+  const replaced = result.failures.length === 0 ? predictedReplacement(olds, result.inputs) : [];
+  // Loaded here, not at the top: a dynamic resource's check needs it only at the quota.
+  const { quotaFindings } = await import("./quota-check.js");
+  return quotaFindings(result, replaced, {
+    atQuota: typeof atQuota === "number" ? atQuota : undefined,
+    urn: context.urn,
+  });
+}
+
+function validate(news: ResourceProps): { inputs: ResourceProps; failures: CheckFailure[] } {
   rememberSecret(news.secretKey);
   rememberSecret((news.connection as { token?: unknown } | undefined)?.token);
   const version = news.apiVersion === undefined ? "2.0" : news.apiVersion;
@@ -46,6 +68,15 @@ export async function check(
   return { ...result, failures: [...failures, { property: "secretKey", reason: MISSING_SECRET_KEY }] };
 }
 
+/**
+ * The members whose change from the previous inputs `olds` replaces the webhook, as diff will find them;
+ * none for a Webhook that has no previous inputs (a create).
+ */
+function predictedReplacement(olds: ResourceProps, news: ResourceProps): string[] {
+  const previous = WebhookState.safeParse(olds);
+  return previous.success ? replacingChanges(previous.data, olds.secretKey, news) : [];
+}
+
 const REPLACING = ["endpoint", "channel", "apiVersion", "filters", "secretKey"] as const;
 
 /**
@@ -55,25 +86,7 @@ const REPLACING = ["endpoint", "channel", "apiVersion", "filters", "secretKey"] 
  */
 export async function diff(id: string, olds: ResourceProps, news: ResourceProps) {
   const old = WebhookState.parse(olds);
-  const replaces: string[] = [];
-  for (const key of REPLACING) {
-    const value = news[key];
-    if (containsUnknown(value)) {
-      replaces.push(key);
-      continue;
-    }
-    const changed =
-      key === "filters"
-        ? !sameFilters(old.filters, value as WebhookInputs["filters"])
-        : key === "secretKey"
-          ? !sameSecret(String(value), old, olds.secretKey)
-          : key === "channel"
-            ? old.channel !== (value ?? "default")
-            : key === "apiVersion"
-              ? old.apiVersion !== (value ?? "2.0")
-              : old[key] !== value;
-    if (changed) replaces.push(key);
-  }
+  const replaces = replacingChanges(old, olds.secretKey, news);
   const adopt = news.adoptWebhookUuid;
   if (adopt !== undefined && adopt !== (old.webhookUuid ?? id)) replaces.push("adoptWebhookUuid");
   const pending = isPending(old);
@@ -88,6 +101,30 @@ export async function diff(id: string, olds: ResourceProps, news: ResourceProps)
     replaces,
     deleteBeforeReplace: false,
   };
+}
+
+/**
+ * The members of `news` whose change from `old` (the stored state, or the previous inputs) replaces the
+ * webhook; one that is not known yet counts as changed. `previousSecret` is the secret of the previous
+ * inputs, which decides where `old` has no hash of it.
+ */
+function replacingChanges(old: WebhookState, previousSecret: unknown, news: ResourceProps): string[] {
+  return REPLACING.filter((key) => {
+    const value = news[key];
+    if (containsUnknown(value)) return true;
+    switch (key) {
+      case "filters":
+        return !sameFilters(old.filters, value as WebhookInputs["filters"]);
+      case "secretKey":
+        return !sameSecret(String(value), old, previousSecret);
+      case "channel":
+        return old.channel !== (value ?? "default");
+      case "apiVersion":
+        return old.apiVersion !== (value ?? "2.0");
+      default:
+        return old[key] !== value;
+    }
+  });
 }
 
 /**

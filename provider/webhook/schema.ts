@@ -32,6 +32,14 @@ export const webhookInputsSchema = memoize((version: ApiVersion) =>
 );
 export type WebhookInputs = z.output<ReturnType<typeof webhookInputsSchema>>;
 
+/**
+ * The input through which a TypeScript program tells a Webhook's check that the program holds as many
+ * Webhooks for its organization as the service allows (program-quota.ts): the count, set only on
+ * Webhooks without `deleteBeforeReplace`. Check leaves it out of the inputs it returns, so state never
+ * holds it.
+ */
+export const AT_QUOTA_INPUT = "__webhooksOfOrganization";
+
 /** Members whose rules depend on the API version; left unchecked while the version is unknown. */
 export const VERSIONED_MEMBERS = ["endpoint", "secretKey", "filters"] as const;
 
