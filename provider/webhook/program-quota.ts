@@ -150,8 +150,12 @@ export function quotaGate(
   opts: pulumi.CustomResourceOptions,
 ): QuotaGate {
   const verdict = ledger().enroll(name, connection, opts.deleteBeforeReplace === true);
+  const dependsOn = verdict.then(() => []);
+  // Handled here, so that Node does not report it before the SDK awaits it: the SDK's own rejection of
+  // the registration is the one the program reports.
+  dependsOn.catch(() => {});
   return {
-    dependsOn: verdict.then(() => []),
+    dependsOn,
     // Never rejects: the dependency carries the failure, so that it is reported once, as it is.
     atQuota: verdict.then(
       (v) => v.atQuota,
