@@ -66,7 +66,10 @@ describe("the quota gates of one run of a program", () => {
     const gates = [
       ...names(7, "stack").map((name) => quotaGate(name, undefined, {})),
       ...names(3, "same").map((name) => quotaGate(name, pulumi.secret({ token: HOOKS_TOKEN }), {})),
-      ...names(10, "globex").map((name) => quotaGate(name, { token: pulumi.secret(OTHER_TOKEN) }, {})),
+      // An Output inside, as a JavaScript program may pass it.
+      ...names(10, "globex").map((name) =>
+        quotaGate(name, { token: pulumi.secret(OTHER_TOKEN) } as never, {}),
+      ),
     ];
     const settledTo = await outcomes(gates);
     expect(settledTo.every((o) => "atQuota" in o && o.atQuota === 10)).toBe(true);
@@ -81,7 +84,11 @@ describe("the quota gates of one run of a program", () => {
     const later = pulumi.output(new Promise<string>((resolve) => (resolveLater = resolve)));
     const gates = [
       ...names(10).map((name) => quotaGate(name, undefined, {})),
-      quotaGate("later", { token: later }, {}),
+      quotaGate(
+        "later",
+        later.apply((token) => ({ token })),
+        {},
+      ),
     ];
     const settledTo = await outcomes(gates);
     expect(settledTo.at(-1)).toEqual({ atQuota: undefined });

@@ -7,7 +7,11 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { MAX_ACTIVE_WEBHOOKS } from "../provider/api/limits";
 import { ProcessContext, setProcessContext } from "../provider/context/process";
 import { organizationKey } from "../provider/lifecycle-kit/organization";
-import { overQuotaMessage, replaceAtQuotaMessage } from "../provider/webhook/quota-messages";
+import {
+  overQuotaCreateMessage,
+  overQuotaMessage,
+  replaceAtQuotaMessage,
+} from "../provider/webhook/quota-messages";
 import { type Declared, overQuota, QuotaTally } from "../provider/webhook/quota-tally";
 
 beforeEach(() => {
@@ -23,7 +27,9 @@ const declarations = fc
     maxLength: 60,
   })
   .map((pairs) =>
-    pairs.map(([n, organization]): Declared => ({ id: `${organization}/${n}`, name: `hook-${n}`, organization })),
+    pairs.map(
+      ([n, organization]): Declared => ({ id: `${organization}/${n}`, name: `hook-${n}`, organization }),
+    ),
   );
 
 describe("the quota tally", () => {
@@ -109,7 +115,7 @@ describe("the organization key", () => {
 describe("what the program is told", () => {
   it("over the quota: the count, every name, what happened and the fix", () => {
     const eleven = names(11);
-    const message = overQuotaMessage(eleven, eleven, "nodejs");
+    const message = overQuotaMessage(eleven, { held: eleven }, "nodejs");
     expect(message).toContain("declares 11 Webhooks");
     expect(message).toContain(`at most ${MAX_ACTIVE_WEBHOOKS} active webhooks`);
     expect(message).toContain('"hook-0", "hook-1"');
@@ -117,10 +123,15 @@ describe("what the program is told", () => {
     expect(message).toContain("beyond the 10th (409)");
     expect(message).toContain("None of them was created.");
     expect(message).toContain("Remove 1 of them, or give some a `connection`");
-    expect(overQuotaMessage(names(12), ["hook-11"], "nodejs")).toContain(
+    expect(overQuotaMessage(names(12), { held: ["hook-11"] }, "nodejs")).toContain(
       '"hook-11" was not created; the others were declared earlier',
     );
-    expect(overQuotaMessage(eleven, "this", "python")).toContain("This one was not created.");
+    expect(overQuotaMessage(eleven, { checkFailed: "hook-7" }, "python")).toContain(
+      '"hook-7" is the one beyond the quota: its check fails.',
+    );
+    const create = overQuotaCreateMessage(12, "nodejs");
+    expect(create).toMatch(/^Not created: this program declares 12 Webhooks/);
+    expect(create).toContain("Remove 2 of them");
   });
 
   it("a replacement at the quota: the 11th slot, and deleteBeforeReplace as the program spells it", () => {

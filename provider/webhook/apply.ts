@@ -25,7 +25,7 @@ import {
   identicalPendingError,
 } from "./messages";
 import { checkedOverQuota } from "./quota-check";
-import { overQuotaMessage } from "./quota-messages";
+import { overQuotaCreateMessage } from "./quota-messages";
 import { candidates } from "./reconcile";
 import { identityOf, isPending, type WebhookInputs, type WebhookOutputs, WebhookState } from "./schema";
 import { inputsOf, ownership, parseInputs, refreshed } from "./state";
@@ -54,7 +54,7 @@ export async function create(props: ResourceProps): Promise<{ id: string; outs: 
   const inputs = parseInputs(props);
   // Only `pulumi up --skip-preview` gets here with too many: otherwise the preview's check stopped it.
   const over = checkedOverQuota(inputs.connection);
-  if (over) throw new LifecycleError("quota_reached", overQuotaMessage(over.names, "this"));
+  if (over) throw new LifecycleError("quota_reached", overQuotaCreateMessage(over.names.length));
   if (inputs.adoptWebhookUuid !== undefined) {
     return adopt({ ...inputs, adoptWebhookUuid: inputs.adoptWebhookUuid });
   }

@@ -77,7 +77,7 @@ class ProgramLedger {
       // registrations it fails.
       refusals.set(
         holding.organization,
-        new pulumi.RunError(overQuotaMessage(holding.names, refused, "nodejs")),
+        new pulumi.RunError(overQuotaMessage(holding.names, { held: refused }, "nodejs")),
       );
     }
     for (const member of members) {

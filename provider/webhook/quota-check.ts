@@ -97,7 +97,8 @@ function count(urn: string, inputs: ResourceProps, replaced: readonly string[]) 
   const [holding] = checked.tally.record([{ id: urn, name: nameOf(urn), organization }]);
   if (replaced.length > 0)
     checked.replacements.set(urn, { name: nameOf(urn), organization, members: replaced });
-  if (overQuota(holding!)) return { failure: overQuotaMessage(holding!.names, [nameOf(urn)]), warnings: [] };
+  if (overQuota(holding!))
+    return { failure: overQuotaMessage(holding!.names, { checkFailed: nameOf(urn) }), warnings: [] };
   return { warnings: holding!.names.length >= MAX_ACTIVE_WEBHOOKS ? replacementWarnings(holding!) : [] };
 }
 

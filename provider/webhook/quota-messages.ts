@@ -17,28 +17,49 @@ function listed(names: readonly string[]): string {
 const SAME_CREDENTIALS =
   "the same base URL and token (from their `connection`, or from the stack's service:token and service:baseUrl)";
 
+/** What became of the Webhooks of an organization over the quota. */
+export type QuotaOutcome =
+  /** The program held these back before registering them: all, or those declared after the others. */
+  | { readonly held: readonly string[] }
+  /** The provider plugin failed the check of this one, which took the organization beyond the quota. */
+  | { readonly checkFailed: string };
+
+/** The way out, for `count` Webhooks of one organization. */
+const fitAdvice = (count: number, quota: number, language: ProgramLanguage | undefined) =>
+  `Remove ${count - quota} of them, or give some a ${spellProperty("connection", language)} with the token of another organization.`;
+
 /**
  * `names` are more Webhooks for one organization than it may have active: why `pulumi up` would stop
- * halfway, and how to fit. `refused` are those held back because of it: all of them, unless some were
- * declared, and went ahead, before the rest; or "this", for a create refused on its own.
+ * halfway, what became of them, and how to fit.
  */
 export function overQuotaMessage(
   names: readonly string[],
-  refused: readonly string[] | "this",
+  outcome: QuotaOutcome,
   language: ProgramLanguage | undefined = programLanguage(),
   quota: number = MAX_ACTIVE_WEBHOOKS,
 ): string {
-  const outcome =
-    refused === "this"
-      ? "This one was not created."
-      : refused.length === names.length
+  const happened =
+    "checkFailed" in outcome
+      ? `${listed([outcome.checkFailed])} is the one beyond the quota: its check fails.`
+      : outcome.held.length === names.length
         ? "None of them was created."
-        : `${listed(refused)} ${refused.length === 1 ? "was" : "were"} not created; the others were declared earlier and went ahead.`;
+        : `${listed(outcome.held)} ${outcome.held.length === 1 ? "was" : "were"} not created; the others were declared earlier and went ahead.`;
   return (
     `This program declares ${names.length} Webhooks that use ${SAME_CREDENTIALS}, so they belong to one organization, which the service allows at most ${quota} active webhooks: ${listed(names)}. ` +
-    `The service would refuse every create beyond the ${ordinal(quota)} (409), and \`pulumi up\` would stop halfway. ${outcome} ` +
-    `Remove ${names.length - quota} of them, or give some a ${spellProperty("connection", language)} with the token of another organization.`
+    `The service would refuse every create beyond the ${ordinal(quota)} (409), and \`pulumi up\` would stop halfway. ${happened} ${fitAdvice(names.length, quota, language)}`
   );
+}
+
+/**
+ * Why the create of a Webhook is refused when its organization's Webhooks are `count`, beyond the quota
+ * (`pulumi up --skip-preview`: a failed check lists them).
+ */
+export function overQuotaCreateMessage(
+  count: number,
+  language: ProgramLanguage | undefined = programLanguage(),
+  quota: number = MAX_ACTIVE_WEBHOOKS,
+): string {
+  return `Not created: this program declares ${count} Webhooks for the organization of this one, more than the ${quota} active webhooks the service allows (the failed check of one of them lists them all). ${fitAdvice(count, quota, language)}`;
 }
 
 /**
