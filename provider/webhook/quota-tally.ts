@@ -32,18 +32,15 @@ export function overQuota(holding: Holding, quota: number = MAX_ACTIVE_WEBHOOKS)
 
 /**
  * Webhooks per organization. Recording a Webhook again (the same id) changes nothing, so a resource that
- * is checked twice, or replaced, still takes one place; a Webhook stays with the organization it was first
- * recorded under.
+ * is checked twice, or replaced, still takes one place.
  */
 export class QuotaTally {
+  /** Per organization, the names of its Webhooks by id. */
   private readonly organizations = new Map<string, Map<string, string>>();
-  private readonly recorded = new Set<string>();
 
-  /** Records each of `declared` not recorded yet; answers what each organization among them now holds. */
+  /** Records each of `declared`; answers what each organization among them now holds. */
   record(declared: readonly Declared[]): Holding[] {
     for (const { id, name, organization } of declared) {
-      if (this.recorded.has(id)) continue;
-      this.recorded.add(id);
       const names = this.organizations.get(organization) ?? new Map<string, string>();
       names.set(id, name);
       this.organizations.set(organization, names);
