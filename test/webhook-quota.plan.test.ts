@@ -9,7 +9,7 @@ import type { ServiceError } from "../provider/errors/base";
 import { UNKNOWN } from "../provider/lifecycle-kit/unknowns";
 import { webhookLifecycle as webhook } from "../provider/webhook/declaration";
 import { check } from "../provider/webhook/plan";
-import { AT_QUOTA_INPUT } from "../provider/webhook/schema";
+import { QUOTA_INPUT } from "../provider/webhook/schema";
 import { HOOKS_TOKEN, OTHER_TOKEN, ROTATED_TOKEN, webhookArgs } from "./helpers/fixtures";
 import { configureStack } from "./helpers/runtime";
 import { useRegisteredWorld } from "./helpers/world";
@@ -26,10 +26,13 @@ async function previous(overrides: Record<string, unknown> = {}) {
   return (await check({}, webhookArgs(overrides))).inputs;
 }
 
-describe("a Webhook's check, told by its program that the organization is at the quota", () => {
+describe("a Webhook's check, told by its program how many Webhooks its organization has", () => {
   it("fails a replacement: it needs an 11th slot, and deleteBeforeReplace frees it", async () => {
     const olds = await previous({ channel: "orders" });
-    const result = await check(olds, { ...webhookArgs({ channel: "orders-v2" }), [AT_QUOTA_INPUT]: 10 });
+    const result = await check(olds, {
+      ...webhookArgs({ channel: "orders-v2" }),
+      [QUOTA_INPUT]: { holds: 10 },
+    });
     expect(result.failures).toEqual([
       {
         property: "",
@@ -38,7 +41,7 @@ describe("a Webhook's check, told by its program that the organization is at the
     ]);
     expect(result.failures[0]!.reason).toContain("needs an 11th slot");
     expect(result.failures[0]!.reason).toContain("`deleteBeforeReplace: true`");
-    expect(result.inputs).not.toHaveProperty(AT_QUOTA_INPUT);
+    expect(result.inputs).not.toHaveProperty(QUOTA_INPUT);
   });
 
   it("passes a create, an unchanged Webhook and a change in place; never keeps the input", async () => {
@@ -48,16 +51,28 @@ describe("a Webhook's check, told by its program that the organization is at the
       [olds, webhookArgs()],
       [olds, webhookArgs({ connection: { token: HOOKS_TOKEN } })],
     ] as const) {
-      const result = await check(before, { ...after, [AT_QUOTA_INPUT]: 10 });
+      const result = await check(before, { ...after, [QUOTA_INPUT]: { holds: 10 } });
       expect(result.failures).toEqual([]);
-      expect(result.inputs).not.toHaveProperty(AT_QUOTA_INPUT);
+      expect(result.inputs).not.toHaveProperty(QUOTA_INPUT);
     }
   });
 
   it("counts a value not known yet as a change, as diff does", async () => {
     const olds = await previous();
-    const result = await check(olds, { ...webhookArgs({ endpoint: UNKNOWN }), [AT_QUOTA_INPUT]: 10 });
+    const result = await check(olds, { ...webhookArgs({ endpoint: UNKNOWN }), [QUOTA_INPUT]: { holds: 10 } });
     expect(result.failures[0]?.reason).toContain("(`endpoint` changed)");
+  });
+
+  it("fails with the program's refusal when the organization is over the quota, whatever changes", async () => {
+    const refusal = "This program declares 11 Webhooks ...";
+    for (const [before, after] of [
+      [{}, webhookArgs()],
+      [await previous(), webhookArgs({ channel: "moved" })],
+    ] as const) {
+      const result = await check(before, { ...after, [QUOTA_INPUT]: { holds: 11, refusal } });
+      expect(result.failures).toEqual([{ property: "", reason: refusal }]);
+      expect(result.inputs).not.toHaveProperty(QUOTA_INPUT);
+    }
   });
 
   it("fails nothing without the input: the program holds a free slot, or the Webhook deletes first", async () => {

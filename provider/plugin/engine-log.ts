@@ -5,8 +5,8 @@
  * started the plugin with. A warning that cannot be delivered goes to stderr, which the engine keeps in
  * its logs: a warning never fails an operation.
  */
-import { dirname, join } from "node:path";
 import { redact } from "../context/process";
+import { fromSdk } from "./server-hooks";
 
 /** Shows `message` as a warning on the resource `urn`. */
 export type WarnOnResource = (urn: string, message: string) => void;
@@ -43,11 +43,19 @@ export function engineWarnings(address: string | undefined): WarnOnResource {
 
 /** The engine's gRPC client, with the gRPC and protobuf modules of @pulumi/pulumi's own folder. */
 function engineClient(address: string) {
-  const sdk = dirname(require.resolve("@pulumi/pulumi/package.json"));
-  const grpc = require(require.resolve("@grpc/grpc-js", { paths: [sdk] }));
-  const { EngineClient } = require(join(sdk, "proto/engine_grpc_pb.js"));
-  const { LogRequest, LogSeverity } = require(join(sdk, "proto/engine_pb.js"));
-  const engine: EngineClient = new EngineClient(address, grpc.credentials.createInsecure());
+  const grpc = fromSdk<{ credentials: { createInsecure(): unknown } }>("@grpc/grpc-js");
+  const { EngineClient } = fromSdk<{
+    EngineClient: new (address: string, credentials: unknown) => EngineClient;
+  }>("@pulumi/pulumi/proto/engine_grpc_pb");
+  const { LogRequest, LogSeverity } = fromSdk<{
+    LogRequest: new () => {
+      setSeverity(severity: number): void;
+      setMessage(message: string): void;
+      setUrn(urn: string): void;
+    };
+    LogSeverity: { WARNING: number };
+  }>("@pulumi/pulumi/proto/engine_pb");
+  const engine = new EngineClient(address, grpc.credentials.createInsecure());
   return {
     engine,
     request(urn: string, message: string) {

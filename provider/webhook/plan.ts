@@ -15,9 +15,10 @@ import { claim, notePending } from "./claims";
 import { MISSING_SECRET_KEY } from "./messages";
 import type { QuotaWarning } from "./quota-check";
 import {
-  AT_QUOTA_INPUT,
   identityOf,
   isPending,
+  QUOTA_INPUT,
+  type QuotaInput,
   VERSIONED_MEMBERS,
   type WebhookInputs,
   WebhookState,
@@ -35,16 +36,13 @@ export async function check(
   context: CheckContext = {},
 ): Promise<{ inputs: ResourceProps; failures: CheckFailure[]; warnings: readonly QuotaWarning[] }> {
   // Never kept: the inputs returned leave it out, so state never holds it.
-  const { [AT_QUOTA_INPUT]: atQuota, ...given } = news;
+  const { [QUOTA_INPUT]: told, ...given } = news;
   const result = validate(given);
-  if (typeof atQuota !== "number" && context.urn === undefined) return { ...result, warnings: [] };
+  if (told === undefined && context.urn === undefined) return { ...result, warnings: [] };
   const replaced = result.failures.length === 0 ? predictedReplacement(olds, result.inputs) : [];
   // Loaded here, not at the top: a dynamic resource's check needs it only at the quota.
   const { quotaFindings } = await import("./quota-check.js");
-  return quotaFindings(result, replaced, {
-    atQuota: typeof atQuota === "number" ? atQuota : undefined,
-    urn: context.urn,
-  });
+  return quotaFindings(result, replaced, { told: told as QuotaInput | undefined, urn: context.urn });
 }
 
 function validate(news: ResourceProps): { inputs: ResourceProps; failures: CheckFailure[] } {

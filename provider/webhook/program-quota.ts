@@ -1,19 +1,25 @@
 /**
- * The quota, counted in the program itself, before any Webhook reaches the engine. A Webhook's
- * registration waits on its quota gate: the gates of all Webhooks declared in one turn of the program
- * (everything its synchronous construction declares, and whatever it declares before the event loop
- * next turns) settle together once that turn is over. If the program then declares more Webhooks for one
- * organization than the service allows, every gate of that organization's Webhooks in the turn fails with
- * one error that lists them: none is registered, so `pulumi preview` stops with no API call and
- * `pulumi up`, with or without `--skip-preview`, creates none of them.
+ * The quota, counted in the program itself, before any Webhook reaches the engine. Each Webhook has an
+ * input, `QUOTA_INPUT` (schema.ts), whose value the SDK waits for before it registers the Webhook: the
+ * values of all Webhooks declared in one turn of the program (everything its synchronous construction
+ * declares, and whatever it declares before the event loop next turns) settle together once that turn is
+ * over, with what the count found for each one's organization:
+ *
+ * - more Webhooks than the service allows: every one of that organization's Webhooks in the turn carries
+ *   the refusal, a message that names the count, the Webhooks and the fix, and its check fails with it.
+ *   So `pulumi preview` stops with no API call, and `pulumi up`, with or without `--skip-preview`, creates
+ *   none of them: no check of theirs passes.
+ * - exactly as many as it allows: each Webhook without `deleteBeforeReplace` is told so, and its check
+ *   fails a replacement, which would need one slot more (quota-check.ts).
+ *
+ * Failing the checks rather than the registrations keeps the program itself from failing: a registration
+ * that fails rejects the resource's outputs, and Node then warns of every rejection the program's stack
+ * outputs take up later.
  *
  * What it cannot see: a Webhook whose `connection` is not known by the end of its turn (computed from
  * another resource's outputs) is not counted; and a Webhook declared in a later turn (inside an `apply`,
  * after an `await`) is counted with the earlier ones, but only it can still be held back: with
  * `--skip-preview`, the earlier ones may already be created.
- *
- * The gate also tells a Webhook that its organization is at the quota and that it does not set
- * `deleteBeforeReplace`; its check then refuses a replacement, which would need one slot more (plan.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { MAX_ACTIVE_WEBHOOKS } from "../api/limits";
@@ -23,12 +29,7 @@ import { type CredentialSettings, organizationKey } from "../lifecycle-kit/organ
 import { STACK_KEYS } from "../lifecycle-kit/stack-config";
 import { overQuotaMessage } from "./quota-messages";
 import { overQuota, QuotaTally } from "./quota-tally";
-
-/** What a Webhook's gate settles to when it may be registered. */
-interface Verdict {
-  /** How many Webhooks the program holds for its organization, when that is the quota and the option is unset. */
-  readonly atQuota?: number;
-}
+import type { QuotaInput } from "./schema";
 
 interface Member {
   readonly id: string;
@@ -36,7 +37,8 @@ interface Member {
   readonly deleteBeforeReplace: boolean;
   /** The key of its organization, once its credentials are known. */
   organization?: string;
-  readonly settle: { resolve(verdict: Verdict): void; reject(error: Error): void };
+  /** Settles its input, with what the Webhook's check is to be told (nothing, mostly). */
+  readonly open: (told: QuotaInput | undefined) => void;
 }
 
 /** The Webhooks one run of a program declares. */
@@ -46,47 +48,38 @@ class ProgramLedger {
   private declared = 0;
 
   enroll(name: string, connection: pulumi.Input<ConnectionInput> | undefined, deleteBeforeReplace: boolean) {
-    return new Promise<Verdict>((resolve, reject) => {
-      const member: Member = {
-        id: String(this.declared++),
-        name,
-        deleteBeforeReplace,
-        settle: { resolve, reject },
-      };
+    return new Promise<QuotaInput | undefined>((open) => {
+      const member: Member = { id: String(this.declared++), name, deleteBeforeReplace, open };
       whenKnown(connection, (settings) => {
         member.organization = organizationKey(settings, stackCredentials());
       });
-      if (this.turn.length === 0) setImmediate(() => this.settleTurn());
+      if (this.turn.length === 0) setImmediate(() => this.closeTurn());
       this.turn.push(member);
     });
   }
 
-  /** Counts the turn's Webhooks whose credentials are known, and settles every gate of the turn. */
-  private settleTurn(): void {
+  /** Counts the turn's Webhooks whose credentials are known, and settles the input of every one of them. */
+  private closeTurn(): void {
     const members = this.turn;
     this.turn = [];
     const counted = members.filter((m) => m.organization !== undefined);
     const holdings = this.tally.record(
       counted.map((m) => ({ id: m.id, name: m.name, organization: m.organization! })),
     );
-    const byOrganization = new Map(holdings.map((h) => [h.organization, h]));
-    const refusals = new Map<string, Error>();
-    for (const holding of holdings.filter((h) => overQuota(h))) {
-      const refused = counted.filter((m) => m.organization === holding.organization).map((m) => m.name);
-      // A RunError is printed as its message alone, and one error object is printed once however many
-      // registrations it fails.
-      refusals.set(
-        holding.organization,
-        new pulumi.RunError(overQuotaMessage(holding.names, { held: refused }, "nodejs")),
-      );
+    const told = new Map<string, (member: Member) => QuotaInput | undefined>();
+    for (const holding of holdings) {
+      const holds = holding.names.length;
+      if (overQuota(holding)) {
+        const held = counted.filter((m) => m.organization === holding.organization).map((m) => m.name);
+        const refusal = overQuotaMessage(holding.names, { held }, "nodejs");
+        told.set(holding.organization, () => ({ holds, refusal }));
+      } else if (holds >= MAX_ACTIVE_WEBHOOKS) {
+        told.set(holding.organization, (m) => (m.deleteBeforeReplace ? undefined : { holds }));
+      }
     }
     for (const member of members) {
-      const holding = member.organization === undefined ? undefined : byOrganization.get(member.organization);
-      const refusal = member.organization === undefined ? undefined : refusals.get(member.organization);
-      if (refusal) member.settle.reject(refusal);
-      else if (holding && holding.names.length >= MAX_ACTIVE_WEBHOOKS && !member.deleteBeforeReplace)
-        member.settle.resolve({ atQuota: holding.names.length });
-      else member.settle.resolve({});
+      const tell = member.organization === undefined ? undefined : told.get(member.organization);
+      member.open(tell?.(member));
     }
   }
 }
@@ -135,31 +128,15 @@ function ledger(): ProgramLedger {
   return found;
 }
 
-/** What a Webhook adds to its registration: a dependency that waits on its gate, and the at-quota input. */
-export interface QuotaGate {
-  /** Holds the registration until the turn is counted; fails it when the organization is over the quota. */
-  readonly dependsOn: Promise<pulumi.Resource[]>;
-  /** The value of the input `AT_QUOTA_INPUT` (schema.ts): undefined (left out) unless the organization is at the quota. */
-  readonly atQuota: Promise<number | undefined>;
-}
-
-/** Enrolls a Webhook of this program run in the quota count. */
-export function quotaGate(
+/**
+ * Enrolls a Webhook of this program run in the quota count: the value of its input `QUOTA_INPUT`, which
+ * the SDK waits for before it registers the Webhook, so that registration waits until the turn is counted.
+ * Undefined (the input is left out) unless the count has something to tell the check.
+ */
+export function quotaInput(
   name: string,
   connection: pulumi.Input<ConnectionInput> | undefined,
   opts: pulumi.CustomResourceOptions,
-): QuotaGate {
-  const verdict = ledger().enroll(name, connection, opts.deleteBeforeReplace === true);
-  const dependsOn = verdict.then(() => []);
-  // Handled here, so that Node does not report it before the SDK awaits it: the SDK's own rejection of
-  // the registration is the one the program reports.
-  dependsOn.catch(() => {});
-  return {
-    dependsOn,
-    // Never rejects: the dependency carries the failure, so that it is reported once, as it is.
-    atQuota: verdict.then(
-      (v) => v.atQuota,
-      () => undefined,
-    ),
-  };
+): Promise<QuotaInput | undefined> {
+  return ledger().enroll(name, connection, opts.deleteBeforeReplace === true);
 }

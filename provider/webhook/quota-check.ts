@@ -2,9 +2,10 @@
  * What a Webhook's check finds about the organization's quota, beyond its own inputs.
  *
  * - From a TypeScript program: the program counted its Webhooks before registering any (program-quota.ts)
- *   and says, through the input `AT_QUOTA_INPUT`, that this one's organization is at the quota and that it
- *   does not set `deleteBeforeReplace`. A replacement then fails the check: created before the old webhook
- *   is deleted, it would need a slot beyond the quota.
+ *   and tells the check, through the input `QUOTA_INPUT`, when the organization is over the quota (the
+ *   check fails with the program's refusal), or at it while this Webhook does not set
+ *   `deleteBeforeReplace` (a replacement fails: created before the old webhook is deleted, it would need
+ *   a slot beyond the quota).
  * - From the provider plugin, which serves programs in every language and so has no part in the program:
  *   one plugin process serves every resource of one engine operation (a preview, or the update phase of
  *   `pulumi up`, each in a process of its own), so it sees a Check of every Webhook the program declares,
@@ -26,6 +27,7 @@ import { containsUnknown } from "../lifecycle-kit/unknowns";
 import type { ResourceProps } from "../resource-lifecycle";
 import { overQuotaMessage, replaceAtQuotaMessage } from "./quota-messages";
 import { type Holding, overQuota, QuotaTally } from "./quota-tally";
+import type { QuotaInput } from "./schema";
 
 /** A message for the engine to show on the resource with the URN. */
 export interface QuotaWarning {
@@ -37,8 +39,8 @@ export interface QuotaWarning {
 
 /** What the check knows beyond the inputs. */
 export interface QuotaContext {
-  /** What the program said through `AT_QUOTA_INPUT`: how many Webhooks it holds for the organization. */
-  readonly atQuota: number | undefined;
+  /** What the program counted of the organization's Webhooks, where it has something to say (schema.ts). */
+  readonly told: QuotaInput | undefined;
   /** The resource's URN, when the caller passes it (the provider plugin). */
   readonly urn: string | undefined;
 }
@@ -68,8 +70,11 @@ export function quotaFindings(
   context: QuotaContext,
 ): { inputs: ResourceProps; failures: CheckFailure[]; warnings: QuotaWarning[] } {
   const failures = [...result.failures];
-  if (context.atQuota !== undefined && replaced.length > 0) {
-    const reason = replaceAtQuotaMessage("This Webhook", replaced, context.atQuota, true, "nodejs");
+  const { told } = context;
+  if (told?.refusal !== undefined) {
+    failures.push({ property: "", reason: told.refusal });
+  } else if (told !== undefined && replaced.length > 0) {
+    const reason = replaceAtQuotaMessage("This Webhook", replaced, told.holds, true, "nodejs");
     failures.push({ property: "", reason });
   }
   const counted = countable(context.urn, result) ? count(context.urn!, result.inputs, replaced) : undefined;

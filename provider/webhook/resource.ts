@@ -5,8 +5,8 @@ import { DYNAMIC_MODULE } from "../resource-declaration";
 import { withSecretConnection, withSecretOutputs } from "../resource-options";
 import { StoredProvider } from "../stored-provider";
 import { webhook } from "./declaration";
-import { quotaGate } from "./program-quota";
-import { AT_QUOTA_INPUT } from "./schema";
+import { quotaInput } from "./program-quota";
+import { QUOTA_INPUT } from "./schema";
 
 /** One filter of a Webhook: a key and one value or several. */
 export interface WebhookFilter {
@@ -79,31 +79,20 @@ export class Webhook extends pulumi.dynamic.Resource {
    * @param opts - Resource options. `deleteBeforeReplace: true` frees the quota slot before a replacement.
    */
   constructor(name: string, args: WebhookArgs, opts: pulumi.CustomResourceOptions = {}) {
-    // Counted with the program's other Webhooks before any is registered (program-quota.ts).
-    const gate = quotaGate(name, args.connection, opts);
     super(
       webhookProvider,
       name,
       {
         ...withSecretConnection(args),
         secretKey: pulumi.secret(args.secretKey),
-        [AT_QUOTA_INPUT]: gate.atQuota,
+        // Counted with the program's other Webhooks before any is registered (program-quota.ts).
+        [QUOTA_INPUT]: quotaInput(name, args.connection, opts),
         webhookUuid: undefined,
         owner: undefined,
         createTime: undefined,
         secretKeyHash: undefined,
       },
-      withSecretOutputs(
-        {
-          ...opts,
-          // The SDK waits on any promise in dependsOn, whatever it resolves to (here: no resource).
-          dependsOn: [
-            gate.dependsOn as unknown as pulumi.Input<pulumi.Resource>,
-            ...(opts.dependsOn === undefined ? [] : [opts.dependsOn as pulumi.Input<pulumi.Resource>]),
-          ],
-        },
-        webhook.secrets.outputs,
-      ),
+      withSecretOutputs(opts, webhook.secrets.outputs),
       DYNAMIC_MODULE,
       webhook.type,
     );

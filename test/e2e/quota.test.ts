@@ -5,6 +5,7 @@
  * webhook is deleted is stopped at preview, and goes through once the Webhook sets deleteBeforeReplace.
  */
 import { expect, it } from "vitest";
+import { QUOTA_INPUT } from "../../provider/webhook/schema";
 import { describeUnderEngine, webhooksIn } from "./helpers/engine";
 import { devStack, expectOneActivePerResource, useStage } from "./helpers/stage";
 
@@ -52,6 +53,11 @@ describeUnderEngine("under the real engine, the webhook quota", () => {
     await project.run(["up", "--yes"]);
     const before = webhooksIn(await project.exported());
     expect(await stage.active()).toHaveLength(10);
+    // What the program told each check at ten is never kept, and changes nothing.
+    for (const r of before) expect({ ...r.inputs, ...r.outputs }).not.toHaveProperty(QUOTA_INPUT);
+    const unchanged = stage.mark();
+    await project.run(["preview", "--expect-no-changes"]);
+    expect(stage.callsSince(unchanged)).toBe(0);
 
     const moved = ten.map((h) => (h.name === "hook-3" ? { ...h, channel: "channel-3-v2" } : h));
     await project.config("webhooks", JSON.stringify(moved));

@@ -18,10 +18,11 @@ export async function startFakeEngine(): Promise<{
   close(): Promise<void>;
 }> {
   const sdk = dirname(require.resolve("@pulumi/pulumi/package.json"));
-  const grpc = require(require.resolve("@grpc/grpc-js", { paths: [sdk] }));
+  const load = (id: string) => require(require.resolve(id, { paths: [sdk] }));
+  const grpc = load("@grpc/grpc-js");
   const { EngineService } = require(join(sdk, "proto/engine_grpc_pb.js"));
   const { LogSeverity } = require(join(sdk, "proto/engine_pb.js"));
-  const { Empty } = require(require.resolve("google-protobuf/google/protobuf/empty_pb.js", { paths: [sdk] }));
+  const { Empty } = load("google-protobuf/google/protobuf/empty_pb.js");
   const severities = Object.fromEntries(Object.entries(LogSeverity).map(([name, value]) => [value, name]));
   const logs: EngineLog[] = [];
   const server = new grpc.Server();
