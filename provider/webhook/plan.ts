@@ -26,9 +26,10 @@ import {
 } from "./schema";
 
 /**
- * Validates the inputs, then weighs them against the organization's quota (quota-check.ts): a
- * replacement for which the program says there is no free slot fails, and where the caller passes the URN
- * (the provider plugin), the Webhook is counted with the others of its organization.
+ * Validates the inputs, then weighs them against the organization's quota (quota-check.ts): the check
+ * fails where the program says that the organization is over the quota, or at it for a replacement; and
+ * where the caller passes the URN (the provider plugin), the Webhook is counted with the others of its
+ * organization.
  */
 export async function check(
   olds: ResourceProps,

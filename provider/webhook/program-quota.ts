@@ -101,7 +101,8 @@ function whenKnown(
     use(connection as CredentialSettings | undefined);
     return;
   }
-  // An unknown value at preview never calls back; a rejected one fails the Webhook's own registration.
+  // An unknown value at preview never calls back: such a Webhook is not counted. A rejected one fails the
+  // Webhook's own registration, with the same error.
   pulumi.output(connection).apply((settings) => use(settings as CredentialSettings | undefined));
 }
 
