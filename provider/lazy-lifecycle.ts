@@ -47,7 +47,7 @@ export function lazyLifecycle<Plan extends PlanModule, Apply extends ApplyModule
   const run = <M, T>(load: () => Promise<M>, call: (module: M) => Promise<T>) =>
     keepingCompiledCode(load().then(call));
   const lifecycle: ResourceLifecycle = {
-    check: (olds, news) => run(plan, (m) => m.check(olds, news)),
+    check: (olds, news, context) => run(plan, (m) => m.check(olds, news, context)),
     diff: (id, olds, news) => run(plan, (m) => m.diff(id, olds, news)),
     create: (props) => run(apply, (m) => m.create(props)),
     read: (id, props) => run(apply, (m) => m.read(id, props)),

@@ -7,14 +7,26 @@
 /** Inputs or state as the engine passes them: plain JSON-like values, keyed by property name. */
 export type ResourceProps = Record<string, unknown>;
 
+/** What the caller of `check` knows of the resource beyond its inputs. */
+export interface CheckContext {
+  /**
+   * The resource's URN. The provider plugin knows it; the dynamic-provider host does not pass it on, so
+   * a dynamic resource's check never has it (and the provider code stored in state calls without it).
+   */
+  readonly urn?: string | undefined;
+}
+
 /**
  * The six methods the stored provider calls for one resource type. They answer what the matching method
  * of a `pulumi.dynamic.ResourceProvider` answers; each is called with the state that any earlier version
  * of this package wrote.
  */
 export interface ResourceLifecycle {
-  /** Validates the inputs `news` (`olds` are the previous inputs); answers `{inputs, failures}`. */
-  check(olds: ResourceProps, news: ResourceProps): Promise<unknown>;
+  /**
+   * Validates the inputs `news` (`olds` are the previous inputs); answers `{inputs, failures}`, and
+   * `warnings` to show on resources by URN.
+   */
+  check(olds: ResourceProps, news: ResourceProps, context?: CheckContext): Promise<unknown>;
   /**
    * Compares the stored state `olds` with the checked inputs `news`, without calling the API; answers
    * `{changes, replaces, deleteBeforeReplace}`.

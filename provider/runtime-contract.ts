@@ -19,7 +19,7 @@ assertSupportedNode();
 
 export * from "./registry";
 export type { DeclaredResource, PolicyRole, SecretProperties } from "./resource-declaration";
-export type { ResourceLifecycle, ResourceProps } from "./resource-lifecycle";
+export type { CheckContext, ResourceLifecycle, ResourceProps } from "./resource-lifecycle";
 export type { ConfigSource };
 
 /** Reads the stack configuration; the engine calls it before the first operation of every process. */

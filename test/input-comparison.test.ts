@@ -380,7 +380,7 @@ const FRONTS: readonly Front[] = [
   {
     name: "the provider plugin",
     diff: (declared, stored, oldInputs, news, tokenOnly) =>
-      new CustomResource(declared).diff(
+      new CustomResource(declared, () => undefined).diff(
         UUID,
         markSecrets(stored, declared.secrets.outputs),
         wrapped(declared, news, tokenOnly),

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { domainRegistration, domainVerification, webhook } from "../provider/registry";
 import {
   DIFF_NONE,
@@ -9,6 +9,7 @@ import {
   HostCallError,
   startDynamicHost,
 } from "./helpers/dynamic-host";
+import { startFakeEngine } from "./helpers/engine-log-server";
 import { HOOKS_TOKEN, HOST, SECRET } from "./helpers/fixtures";
 import { webhookLifecycleOverGrpc } from "./helpers/webhook-lifecycle";
 import { hookBody, useRegisteredWorld } from "./helpers/world";
@@ -120,6 +121,56 @@ describe("the provider plugin's process, over gRPC", () => {
     );
     expect(error).toBeInstanceOf(HostCallError);
     expect((error as HostCallError).message).toMatch(message);
+  });
+});
+
+describe("the provider plugin's count of an organization's Webhooks, over gRPC", () => {
+  it("fails the Check beyond 10 naming all eleven with no call, and warns the engine of a replacement at 10", async () => {
+    const engine = await startFakeEngine();
+    const plugin = await startDynamicHost({
+      cwd: process.cwd(),
+      entry: ENTRY,
+      env: { SERVICE_RATE_LIMIT: "0" },
+      engineAddress: engine.address,
+    });
+    try {
+      await plugin.configure({
+        "service:token": HOOKS_TOKEN,
+        "service:baseUrl": worldRef.current.sandbox.url,
+      });
+      const calls = worldRef.current.calls();
+      const ORDERS = urn(webhook.pluginToken, "orders");
+      const created = (await plugin.check(ORDERS, {}, { ...hookInputs(), channel: "orders" })).inputs;
+      const replaced = await plugin.check(ORDERS, created, { ...hookInputs(), channel: "orders-v2" });
+      expect(replaced.failures).toEqual([]);
+      for (let i = 0; i < 9; i++) {
+        const hook = await plugin.check(
+          urn(webhook.pluginToken, `hook-${i}`),
+          {},
+          { ...hookInputs(), channel: `c${i}` },
+        );
+        expect(hook.failures).toEqual([]);
+      }
+      await vi.waitFor(() => expect(engine.logs).toHaveLength(1), { timeout: 5_000 });
+      expect(engine.logs[0]).toMatchObject({ severity: "WARNING", urn: ORDERS });
+      expect(engine.logs[0]!.message).toMatch(/^Webhook "orders" would be replaced/);
+      expect(engine.logs[0]!.message).toContain("needs an 11th slot");
+
+      const eleventh = await plugin.check(
+        urn(webhook.pluginToken, "hook-9"),
+        {},
+        { ...hookInputs(), channel: "c9" },
+      );
+      expect(eleventh.failures).toEqual([
+        { property: "", reason: expect.stringContaining("This program declares 11 Webhooks") },
+      ]);
+      expect(eleventh.failures[0]!.reason).toContain('"orders", "hook-0"');
+      expect(worldRef.current.calls()).toBe(calls);
+      expect(plugin.output()).not.toContain(HOOKS_TOKEN);
+    } finally {
+      await plugin.close();
+      await engine.close();
+    }
   });
 });
 

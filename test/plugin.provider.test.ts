@@ -18,7 +18,7 @@ const secret = (value: unknown) => ({ [specialSigKey]: specialSecretSig, value }
 const URN = `urn:pulumi:dev::infra::${webhook.pluginToken}::orders`;
 
 let world: World;
-const provider = () => serviceProvider({ oldInputs: () => undefined });
+const provider = () => serviceProvider({ oldInputs: () => undefined, warn: () => {} });
 
 beforeEach(async () => {
   vi.stubEnv("SERVICE_RATE_LIMIT", "0");

@@ -160,8 +160,10 @@ describe("rules, as pure functions", () => {
     const full = [...many(MAX_ACTIVE_WEBHOOKS - 2), ...many(2, { deleteBeforeReplace: true }, "careful")];
     const [advice] = replaceAtQuotaViolations(stackOf(full), MAX_ACTIVE_WEBHOOKS);
     expect(advice!.message).toContain(`no free slot under the quota of ${MAX_ACTIVE_WEBHOOKS}`);
-    expect(advice!.message).toContain(`hook-${MAX_ACTIVE_WEBHOOKS - 2} (`);
+    expect(advice!.message).toContain(`"hook-1", "hook-2"`);
+    expect(advice!.message).toContain(`"hook-${MAX_ACTIVE_WEBHOOKS - 2}" do not set \`deleteBeforeReplace\``);
     expect(advice!.message).not.toContain("careful-1");
+    expect(advice!.message).not.toContain("\n");
     expect(replaceAtQuotaViolations(stackOf(full.slice(1)), MAX_ACTIVE_WEBHOOKS)).toEqual([]);
     expect(
       replaceAtQuotaViolations(
@@ -169,6 +171,16 @@ describe("rules, as pure functions", () => {
         MAX_ACTIVE_WEBHOOKS,
       ),
     ).toEqual([]);
+  });
+
+  it("replace at quota, over it: names no Webhook again, as the quota violation lists them all", () => {
+    const eleven = many(MAX_ACTIVE_WEBHOOKS + 1);
+    const [over] = quotaViolations(stackOf(eleven), MAX_ACTIVE_WEBHOOKS);
+    const [advice] = replaceAtQuotaViolations(stackOf(eleven), MAX_ACTIVE_WEBHOOKS);
+    expect(over!.message).toContain("hook-11 (");
+    expect(advice!.message).toContain("11 of them (listed by service-webhook-quota) do not set");
+    expect(advice!.message).not.toMatch(/hook-\d/);
+    expect(advice!.message.length).toBeLessThan(over!.message.length / 2);
   });
 
   it("domain in stack: each host is a Domain of the stack or an external host", () => {

@@ -121,18 +121,29 @@ function pick(explicit: string | undefined, fromEnv: string | undefined): string
 
 const seconds = (value: string | undefined) => (value ? Number(value) * 1000 : undefined);
 
+/**
+ * The token and base URL a client of `options` would use, before validation: each explicit value (an
+ * empty string counts as unset), else its SERVICE_* variable; the local sandbox when no base URL is set
+ * anywhere. `resolveOptions` and the Webhook quota's organization key both read credentials through it.
+ */
+export function credentialsOf(
+  options: Pick<ClientOptions, "token" | "baseUrl">,
+  env: NodeJS.ProcessEnv = process.env,
+): { readonly token: string | undefined; readonly baseUrl: string | undefined } {
+  return { token: pick(options.token, env[ENV.token]), baseUrl: pick(options.baseUrl, env[ENV.baseUrl]) };
+}
+
 /** Explicit options first, then the SERVICE_* environment variables, then the defaults. */
 export function resolveOptions(
   options: ClientOptions = {},
   env: NodeJS.ProcessEnv = process.env,
 ): ResolvedOptions {
   const advice = adviceFor(options.advice);
-  const token = pick(options.token, env[ENV.token]);
+  const { token, baseUrl } = credentialsOf(options, env);
   rememberSecret(token);
   if (token === undefined) {
     throw new ConfigurationError(`No API token was given: set one with ${advice.token}.`);
   }
-  const baseUrl = pick(options.baseUrl, env[ENV.baseUrl]);
   const parsed = Settings.safeParse({
     token,
     baseUrl: baseUrl ?? DEFAULT_BASE_URL,

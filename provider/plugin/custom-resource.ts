@@ -7,12 +7,14 @@
 import type * as provider from "@pulumi/pulumi/provider";
 import type { DeclaredResource } from "../resource-declaration";
 import type { ResourceProps } from "../resource-lifecycle";
+import type { WarnOnResource } from "./engine-log";
 import { markSecrets, revealSecrets } from "./secrets";
 
 /** What a lifecycle's `check`, `diff`, `create`, `read` and `update` answer, as far as the plugin reads it. */
 interface Answer {
   readonly inputs?: ResourceProps;
   readonly failures?: provider.CheckFailure[];
+  readonly warnings?: readonly { readonly urn: string; readonly message: string }[];
   readonly changes?: boolean;
   readonly replaces?: string[];
   readonly deleteBeforeReplace?: boolean;
@@ -38,8 +40,14 @@ function withSecretProperties(error: unknown, secretKeys: Iterable<string>): unk
 
 /** The plugin's methods for one resource type, over its declared lifecycle. */
 export class CustomResource {
-  /** @param declared - The resource as the registry declares it: its lifecycle and its secrets. */
-  constructor(readonly declared: DeclaredResource) {}
+  /**
+   * @param declared - The resource as the registry declares it: its lifecycle and its secrets.
+   * @param warn - Shows a warning on a resource, as the lifecycle's check asks.
+   */
+  constructor(
+    readonly declared: DeclaredResource,
+    private readonly warn: WarnOnResource,
+  ) {}
 
   /** The outputs to answer as secrets: the declared ones, and those named like an input that was secret. */
   private outputSecrets(inputSecrets: Iterable<string>): Set<string> {
@@ -51,10 +59,14 @@ export class CustomResource {
     return new Set([...this.declared.secrets.inputs, ...arrivedSecret]);
   }
 
-  /** Validates `news` (defaults applied, filters canonical), with its secrets wrapped again. */
-  async check(olds: ResourceProps, news: ResourceProps): Promise<provider.CheckResult> {
+  /**
+   * Validates `news` (defaults applied, filters canonical), with its secrets wrapped again. The lifecycle
+   * gets the URN, which the dynamic-provider host never passes on, and may ask for warnings to be shown.
+   */
+  async check(urn: string, olds: ResourceProps, news: ResourceProps): Promise<provider.CheckResult> {
     const incoming = revealSecrets(news);
-    const result = (await this.declared.check(revealSecrets(olds).props, incoming.props)) as Answer;
+    const result = (await this.declared.check(revealSecrets(olds).props, incoming.props, { urn })) as Answer;
+    for (const warning of result.warnings ?? []) this.warn(warning.urn, warning.message);
     return {
       inputs: markSecrets(result.inputs ?? incoming.props, this.inputSecrets(incoming.secretKeys)),
       failures: result.failures ?? [],

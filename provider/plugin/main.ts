@@ -5,6 +5,7 @@
 import { main } from "@pulumi/pulumi/provider";
 import type { ResourceProps } from "../resource-lifecycle";
 import { configure } from "./configuration";
+import { engineAddressOf, engineWarnings } from "./engine-log";
 import { serviceProvider } from "./provider";
 import { withRequestHooks } from "./server-hooks";
 
@@ -29,7 +30,10 @@ function exitWithParent(): void {
 export async function serve(args: string[]): Promise<void> {
   exitWithParent();
   const oldInputs = new Map<string, ResourceProps | undefined>();
-  const provider = serviceProvider({ oldInputs: (urn) => oldInputs.get(urn) });
+  const provider = serviceProvider({
+    oldInputs: (urn) => oldInputs.get(urn),
+    warn: engineWarnings(engineAddressOf(args)),
+  });
   await withRequestHooks(
     {
       configure,

@@ -9,12 +9,15 @@ import * as registry from "../registry";
 import type { DeclaredResource } from "../resource-declaration";
 import type { ResourceProps } from "../resource-lifecycle";
 import { CustomResource } from "./custom-resource";
+import type { WarnOnResource } from "./engine-log";
 import { packageFile, packageVersion } from "./package-files";
 
 /** What the engine sends that the SDK's server does not pass on (see server-hooks.ts). */
 export interface EngineExtras {
   /** The stored inputs sent with a Diff of the resource `urn`, if any. */
   oldInputs(urn: string): ResourceProps | undefined;
+  /** Shows a warning on the resource `urn` (see engine-log.ts). */
+  warn: WarnOnResource;
 }
 
 /** The type token in a URN (`urn:pulumi:stack::project::parent$type::name`). */
@@ -26,7 +29,7 @@ function typeOf(urn: string): string {
 /** The provider plugin's implementation, over the resources the registry declares. */
 export function serviceProvider(extras: EngineExtras): provider.Provider {
   const declared: readonly DeclaredResource[] = Object.values(registry);
-  const resources = new Map(declared.map((d) => [d.pluginToken, new CustomResource(d)]));
+  const resources = new Map(declared.map((d) => [d.pluginToken, new CustomResource(d, extras.warn)]));
   const version = packageVersion();
   const resourceOf = (urn: string): CustomResource => {
     const type = typeOf(urn);
@@ -39,7 +42,7 @@ export function serviceProvider(extras: EngineExtras): provider.Provider {
   return {
     version,
     getSchema: async () => packageFile("schema.json"),
-    check: async (urn, olds, news) => resourceOf(urn).check(olds, news),
+    check: async (urn, olds, news) => resourceOf(urn).check(urn, olds, news),
     diff: async (id, urn, olds, news) => resourceOf(urn).diff(id, olds, news, extras.oldInputs(urn)),
     create: async (urn, inputs) => resourceOf(urn).create(inputs),
     read: async (id, urn, props) => resourceOf(urn).read(id, props ?? {}),

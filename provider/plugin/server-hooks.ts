@@ -30,7 +30,7 @@ export interface RequestHooks {
 }
 
 /** A module as `@pulumi/pulumi/provider` loads it (its own grpc-js and google-protobuf). */
-function fromSdk<T>(module: string): T {
+export function fromSdk<T>(module: string): T {
   const sdk = dirname(require.resolve("@pulumi/pulumi/package.json"));
   return require(require.resolve(module, { paths: [sdk] }));
 }

@@ -30,19 +30,25 @@ export function overQuotaMessage(
   ].join("\n");
 }
 
-/** A group is at the quota, and some of its Webhooks would be replaced create-before-delete. */
+/**
+ * A group is at or over the quota, and `lacking` of its Webhooks would be replaced create-before-delete.
+ * Over the quota, service-webhook-quota already lists the group, so this names no Webhook again.
+ */
 export function replaceAtQuotaMessage(
   group: readonly WebhookView[],
   lacking: readonly WebhookView[],
   credentials: Credentials,
   quota: number,
 ): string {
-  return [
-    `${group.length} Webhooks use ${credentialsLabel(credentials)}, which leaves no free slot under the quota of ${quota} active webhooks per organization, and these do not set \`deleteBeforeReplace\`:`,
-    ...listed(lacking),
-    "A replacement (any change to what defines the webhook) creates the new webhook before it deletes the old one, so it needs a free slot and would fail with 409.",
-    "Set `deleteBeforeReplace: true` in their resource options (deliveries pause during the swap), or remove a webhook to free a slot.",
-  ].join("\n");
+  const which =
+    group.length > quota
+      ? `${lacking.length} of them (listed by service-webhook-quota) do`
+      : `${quoted(lacking.map((w) => w.name))} ${lacking.length === 1 ? "does" : "do"}`;
+  return (
+    `${group.length} Webhooks use ${credentialsLabel(credentials)}, which leaves no free slot under the quota of ${quota}, and ${which} not set \`deleteBeforeReplace\`: ` +
+    "replacing one (any change to what defines the webhook) would create the new webhook first and fail with 409. " +
+    "Set `deleteBeforeReplace: true` in its resource options (deliveries pause during the swap), or remove a webhook to free a slot."
+  );
 }
 
 /** A Webhook's host is neither a Domain of the stack nor a configured external host. */

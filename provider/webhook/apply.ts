@@ -5,6 +5,7 @@
 
 import { sameFilters } from "../api/webhooks/requests";
 import { InvalidRequestError, NotFoundError } from "../errors/api";
+import { LifecycleError } from "../errors/lifecycle";
 import { AmbiguousRequestError } from "../errors/transport";
 import { clientFor } from "../lifecycle-kit/clients";
 import { withCommonMembers } from "../lifecycle-kit/common-members";
@@ -24,6 +25,8 @@ import {
   describeExisting,
   identicalPendingError,
 } from "./messages";
+import { checkedOverQuota } from "./quota-check";
+import { overQuotaCreateMessage } from "./quota-messages";
 import { candidates } from "./reconcile";
 import { identityOf, isPending, type WebhookInputs, type WebhookOutputs, WebhookState } from "./schema";
 import { inputsOf, ownership, parseInputs, refreshed } from "./state";
@@ -50,6 +53,9 @@ async function adopt(inputs: WebhookInputs & { adoptWebhookUuid: string }) {
  */
 export async function create(props: ResourceProps): Promise<{ id: string; outs: WebhookOutputs }> {
   const inputs = parseInputs(props);
+  // Only `pulumi up --skip-preview` gets here with too many: otherwise the preview's check stopped it.
+  const over = checkedOverQuota(inputs.connection);
+  if (over) throw new LifecycleError("quota_reached", overQuotaCreateMessage(over.names.length));
   if (inputs.adoptWebhookUuid !== undefined) {
     return adopt({ ...inputs, adoptWebhookUuid: inputs.adoptWebhookUuid });
   }

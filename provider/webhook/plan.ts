@@ -17,22 +17,43 @@ import {
   type InputKinds,
 } from "../lifecycle-kit/input-comparison";
 import { UNKNOWN } from "../lifecycle-kit/unknowns";
-import type { ResourceProps } from "../resource-lifecycle";
+import type { CheckContext, ResourceProps } from "../resource-lifecycle";
 import { claim, notePending } from "./claims";
 import { MISSING_SECRET_KEY } from "./messages";
+import type { QuotaWarning } from "./quota-check";
 import {
   identityOf,
   isPending,
+  QUOTA_INPUT,
+  type QuotaInput,
   VERSIONED_MEMBERS,
   WEBHOOK_FIELD_ADVICE,
   WebhookState,
   webhookInputsSchema,
 } from "./schema";
 
+/**
+ * Validates the inputs, then weighs them against the organization's quota (quota-check.ts): the check
+ * fails where the program says that the organization is over the quota, or at it for a replacement; and
+ * where the caller passes the URN (the provider plugin), the Webhook is counted with the others of its
+ * organization.
+ */
 export async function check(
-  _olds: ResourceProps,
+  olds: ResourceProps,
   news: ResourceProps,
-): Promise<{ inputs: ResourceProps; failures: CheckFailure[] }> {
+  context: CheckContext = {},
+): Promise<{ inputs: ResourceProps; failures: CheckFailure[]; warnings: readonly QuotaWarning[] }> {
+  // Never kept: the inputs returned leave it out, so state never holds it.
+  const { [QUOTA_INPUT]: told, ...given } = news;
+  const result = validate(given);
+  if (told === undefined && context.urn === undefined) return { ...result, warnings: [] };
+  const replaced = result.failures.length === 0 ? predictedReplacement(olds, result.inputs) : [];
+  // Loaded here, not at the top: a dynamic resource's check needs it only at the quota.
+  const { quotaFindings } = await import("./quota-check.js");
+  return quotaFindings(result, replaced, { told: told as QuotaInput | undefined, urn: context.urn });
+}
+
+function validate(news: ResourceProps): { inputs: ResourceProps; failures: CheckFailure[] } {
   rememberSecret(news.secretKey);
   rememberSecret((news.connection as { token?: unknown } | undefined)?.token);
   const version = news.apiVersion === undefined ? "2.0" : news.apiVersion;
@@ -65,6 +86,16 @@ const INPUTS: InputKinds = {
   ...COMMON_INPUTS,
 };
 const REPLACING: readonly string[] = ["endpoint", "channel", "apiVersion", "filters", "secretKey"];
+
+/**
+ * The members whose change from the previous inputs `olds` replaces the webhook, as diff will find them;
+ * none for a Webhook that has no previous inputs (a create).
+ */
+function predictedReplacement(olds: ResourceProps, news: ResourceProps): string[] {
+  const previous = WebhookState.safeParse(olds);
+  if (!previous.success) return [];
+  return changedInputs(INPUTS, { ...olds, ...previous.data }, news).filter((key) => REPLACING.includes(key));
+}
 
 /**
  * Input by input, by meaning, without calling the API. Anything that defines the webhook replaces it. A

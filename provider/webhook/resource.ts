@@ -5,6 +5,8 @@ import { DYNAMIC_MODULE } from "../resource-declaration";
 import { withSecretConnection, withSecretOutputs } from "../resource-options";
 import { StoredProvider } from "../stored-provider";
 import { webhook } from "./declaration";
+import { quotaInput } from "./program-quota";
+import { QUOTA_INPUT } from "./schema";
 
 /** One filter of a Webhook: a key and one value or several. */
 export interface WebhookFilter {
@@ -83,6 +85,8 @@ export class Webhook extends pulumi.dynamic.Resource {
       {
         ...withSecretConnection(args),
         secretKey: pulumi.secret(args.secretKey),
+        // Counted with the program's other Webhooks before any is registered (program-quota.ts).
+        [QUOTA_INPUT]: quotaInput(name, args.connection, opts),
         webhookUuid: undefined,
         owner: undefined,
         createTime: undefined,

@@ -51,6 +51,22 @@ export const WEBHOOK_FIELD_ADVICE: FieldAdvice = {
   },
 };
 
+/**
+ * The input through which a TypeScript program tells a Webhook's check what it counted of the
+ * organization's Webhooks (program-quota.ts), when that matters: over the quota, or at it for a Webhook
+ * without `deleteBeforeReplace`. Check leaves it out of the inputs it returns, so state never holds its
+ * value.
+ */
+export const QUOTA_INPUT = "__organizationQuota";
+
+/** What a program tells a Webhook's check through `QUOTA_INPUT`. */
+export interface QuotaInput {
+  /** How many Webhooks the program holds for the Webhook's organization. */
+  readonly holds: number;
+  /** Set when they are more than the service allows: why the Webhook must not be created. */
+  readonly refusal?: string;
+}
+
 /** Members whose rules depend on the API version; left unchecked while the version is unknown. */
 export const VERSIONED_MEMBERS = ["endpoint", "secretKey", "filters"] as const;
 

@@ -133,6 +133,46 @@ describeUnderEngine(TITLE, { tools: ["python3", "go"] }, () => {
     },
   );
 
+  it("a Python program with eleven Webhooks for one organization stops at its 11th Check, with no API call", async () => {
+    const stage = stages.current;
+    const eleven = Array.from({ length: 11 }, (_, i) => ({ name: `hook-${i}` }));
+    const project = await stackOf(stage, "python", "eleven", {
+      host: HOST,
+      domain: "false",
+      webhooks: eleven,
+    });
+    const mark = stage.mark();
+    for (const command of [["preview"], ["up", "--yes"]]) {
+      const stopped = await project.run(command, { allowFailure: true });
+      expect(stopped.status, command.join(" ")).not.toBe(0);
+      expect(stopped.output).toContain("This program declares 11 Webhooks");
+      for (const { name } of eleven) expect(stopped.output).toContain(`"${name}"`);
+      expect(stopped.output).toMatch(/Remove 1 of them, or give some a `connection`/);
+    }
+    expect(stage.callsSince(mark)).toBe(0);
+    expect(await stage.active()).toEqual([]);
+  });
+
+  it("a Python program at ten is warned at preview that a replacement needs an 11th slot, in Python's spelling", async () => {
+    const stage = stages.current;
+    const ten = Array.from({ length: 10 }, (_, i) => ({ name: `hook-${i}` }));
+    const project = await stackOf(stage, "python", "ten", { host: HOST, domain: "false", webhooks: ten });
+    await project.run(["up", "--yes"]);
+    const moved = ten.map((h) => (h.name === "hook-3" ? { ...h, channel: "hook-3-v2" } : h));
+    await project.config("webhooks", JSON.stringify(moved));
+    const preview = await project.run(["preview"]);
+    expect(preview.output).toMatch(/warning: Webhook "hook-3" would be replaced \(`channel`/);
+    expect(preview.output).toContain("needs an 11th slot");
+    expect(preview.output).toContain("delete_before_replace=True");
+    // Following the advice: the replacement deletes first, and the organization keeps its ten.
+    const careful = moved.map((h) => (h.name === "hook-3" ? { ...h, deleteBeforeReplace: true } : h));
+    await project.config("webhooks", JSON.stringify(careful));
+    await project.run(["up", "--yes"]);
+    await expectOneActivePerResource(stage, [project]);
+    expect(await stage.active()).toHaveLength(10);
+    await project.run(["destroy", "--yes"]);
+  });
+
   it("a YAML program does the same", async () => {
     const stage = stages.current;
     const project = await stackOf(stage, "yaml", "yaml");

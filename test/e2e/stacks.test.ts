@@ -3,6 +3,7 @@
  * and secret token, and the shipped policy pack run by `pulumi preview --policy-pack`, which the engine
  * starts through the language host's RunPlugin.
  */
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { HOOKS_TOKEN } from "../helpers/fixtures";
@@ -44,15 +45,22 @@ describeUnderEngine("under the real engine, stacks and policy", () => {
     ]);
   });
 
-  it("stops a preview with eleven webhooks, naming them, and makes no API call", async () => {
-    const eleven = Array.from({ length: 11 }, (_, i) => ({ name: `hook-${i}`, channel: `channel-${i}` }));
-    const project = await devStack(stages.current, { webhooks: eleven, domain: "true" });
+  // Beyond the service's 10 the program itself stops first (quota.test.ts); the policy's `quota` is for
+  // organizations with webhooks outside the stack.
+  it("stops a preview over the policy's quota, naming the webhooks, and makes no API call", async () => {
+    const three = Array.from({ length: 3 }, (_, i) => ({ name: `hook-${i}`, channel: `channel-${i}` }));
+    const project = await devStack(stages.current, { webhooks: three, domain: "true" });
+    const config = join(project.dir, "policy-config.json");
+    writeFileSync(config, JSON.stringify({ "service-webhook-quota": { quota: 2 } }));
     const mark = stages.current.mark();
-    const preview = await project.run(["preview", "--policy-pack", POLICY_PACK], { allowFailure: true });
+    const preview = await project.run(
+      ["preview", "--policy-pack", POLICY_PACK, "--policy-pack-config", config],
+      { allowFailure: true },
+    );
     expect(preview.status).not.toBe(0);
     expect(preview.output).toMatch(/service-webhook-quota/);
     expect(preview.output).toMatch(/mandatory/);
-    expect(preview.output).toMatch(/hook-10/);
+    expect(preview.output).toMatch(/hook-2/);
     expect(stages.current.callsSince(mark)).toBe(0);
   });
 

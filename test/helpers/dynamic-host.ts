@@ -67,6 +67,8 @@ export async function startDynamicHost(options: {
   env?: NodeJS.ProcessEnv;
   /** The provider's entry script; the dynamic-provider host by default. */
   entry?: string;
+  /** The engine's address the process is started with; one nothing listens on by default. */
+  engineAddress?: string;
 }): Promise<DynamicHost> {
   const pulumiDir = options.pulumiDir ?? dirname(require.resolve("@pulumi/pulumi/package.json"));
   const load = (id: string) => require(require.resolve(id, { paths: [pulumiDir] }));
@@ -79,7 +81,7 @@ export async function startDynamicHost(options: {
   const started = performance.now();
   const child: ChildProcess = spawn(
     process.execPath,
-    [options.entry ?? join(pulumiDir, "cmd/dynamic-provider"), "127.0.0.1:1"],
+    [options.entry ?? join(pulumiDir, "cmd/dynamic-provider"), options.engineAddress ?? "127.0.0.1:1"],
     {
       cwd: options.cwd,
       env: {

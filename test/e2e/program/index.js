@@ -1,7 +1,8 @@
 // A user's program in plain JavaScript, shaped by stack configuration so that one program serves every
 // end-to-end scenario:
 // - host (required), webhookSecret (secret, required), secretVia (below);
-// - webhooks: a list of { name, channel?, kind?, formFactors?, adopt? } (default: one named "orders");
+// - webhooks: a list of { name, channel?, kind?, formFactors?, adopt?, deleteBeforeReplace? } (default:
+//   one named "orders");
 // - domain: true to verify host with a Domain whose file is written into filesDir;
 // - retainDomain: true to give the Domain retainOnDelete.
 const pulumi = require("@pulumi/pulumi");
@@ -41,7 +42,7 @@ const webhooks = hooks.map(
         ],
         ...(hook.adopt ? { adoptWebhookUuid: hook.adopt } : {}),
       },
-      { dependsOn: domain ? [domain] : [] },
+      { dependsOn: domain ? [domain] : [], deleteBeforeReplace: hook.deleteBeforeReplace },
     ),
 );
 

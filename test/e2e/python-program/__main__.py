@@ -4,7 +4,8 @@ Shaped by stack configuration, as the TypeScript e2e program is:
 - host (required), webhookSecret (secret, required), filesDir (the folder served as https://<host>/);
 - secretVia: how the webhook secret is given (config, or "secret"/"plain" from PLANTED_SECRET_KEY);
 - domain: false to declare no Domain (the host is registered already);
-- webhooks: a JSON list of {"name", "kind"?} (default: one named "orders").
+- webhooks: a JSON list of {"name", "kind"?, "channel"?, "deleteBeforeReplace"?} (default: one named
+  "orders").
 """
 import json
 import os
@@ -36,9 +37,12 @@ webhooks = [
         hook["name"],
         endpoint=f"https://{host}/service/events",
         secret_key=secret_key,
-        channel=hook["name"],
+        channel=hook.get("channel", hook["name"]),
         filters=[service.WebhookFilterArgs(key="activity.name", value=hook.get("kind", "authentication"))],
-        opts=pulumi.ResourceOptions(depends_on=[domain] if domain else []),
+        opts=pulumi.ResourceOptions(
+            depends_on=[domain] if domain else [],
+            delete_before_replace=hook.get("deleteBeforeReplace"),
+        ),
     )
     for hook in hooks
 ]
