@@ -67,9 +67,9 @@ describe("domain verification plan", () => {
       { domainName: "hooks.example.com", connection: { token } },
     );
     expect(failures).toEqual(
-      ["verifier", "url", "registerToken", "expiresAt"].map((property) => ({
-        property,
-        reason: "is required unless adopt is true",
+      ["verifier", "url", "registerToken", "expiresAt"].map((field) => ({
+        property: "",
+        reason: `${field} is required unless adopt is true: pass the DomainRegistration's ${field} output, or use the Domain component, which does`,
       })),
     );
     await verificationPlan.check({}, { domainName: "hooks.example.com", registerToken });

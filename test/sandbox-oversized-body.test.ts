@@ -123,10 +123,13 @@ describe("the rest of a refused body", () => {
     expect(outcome.closedAfterMs).toBeLessThan(5_000);
   });
 
-  it("is read for a bounded number of bytes: a 256 MiB body is cut off long before its end", async () => {
+  // Not a bound on the bytes the client manages to send: how far a fast loopback upload gets before the
+  // close reaches it depends on the machine (all 256 MiB on a quiet one). What is bounded is the time
+  // the sandbox spends on it, and what it keeps of it: nothing, the rest is read and thrown away.
+  it("is read for a bounded time: a 256 MiB upload gets the 413 and a closed connection within seconds", async () => {
     const size = 256 * 1024 * 1024;
     const outcome = await rawUpload(size, size);
     expect(outcome.answer).toMatch(/^HTTP\/1\.1 413 /);
-    expect(outcome.sent).toBeLessThan(size / 2);
+    expect(outcome.closedAfterMs).toBeLessThan(10_000);
   }, 60_000);
 });
