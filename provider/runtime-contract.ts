@@ -8,6 +8,7 @@
 
 import { type ConfigSource, configureFromStack } from "./lifecycle-kit/stack-config";
 import { assertSupportedNode } from "./node-version";
+import { setProgramLanguage } from "./program-language";
 
 // Before anything else: on an old Node the failure below is the only one the user should see. The
 // imports of this module are plain JavaScript that loads on any Node; lifecycles load their modules
@@ -22,7 +23,12 @@ export type { DeclaredResource, PolicyRole, SecretProperties } from "./resource-
 export type { ResourceLifecycle, ResourceProps } from "./resource-lifecycle";
 export type { ConfigSource };
 
-/** Reads the stack configuration; the engine calls it before the first operation of every process. */
+/**
+ * Reads the stack configuration; the engine calls it before the first operation of every process. Only the
+ * dynamic-provider host calls it: dynamic resources exist only in Node.js programs, so advice names options
+ * and properties as TypeScript spells them.
+ */
 export function configure(config: ConfigSource): void {
+  setProgramLanguage("nodejs");
   configureFromStack(config);
 }

@@ -300,7 +300,7 @@ describe("create", () => {
     expect(error.message).toMatch(
       /its host other\.acme\.test is not a registered domain of this organization \(registered: hooks\.acme\.test\)/,
     );
-    expect(error.message).toMatch(/service\.Domain for other\.acme\.test .*dependsOn/);
+    expect(error.message).toMatch(/a Domain for other\.acme\.test .*dependsOn/);
     expect(await active()).toEqual([]);
   });
 });
