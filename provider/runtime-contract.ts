@@ -6,6 +6,7 @@
  * serves every resource that registry.ts lists, under its key.
  */
 
+import { dropHostEchoes } from "./errors/host-echo";
 import { type ConfigSource, configureFromStack } from "./lifecycle-kit/stack-config";
 import { assertSupportedNode } from "./node-version";
 import { setProgramLanguage } from "./program-language";
@@ -26,9 +27,11 @@ export type { ConfigSource };
 /**
  * Reads the stack configuration; the engine calls it before the first operation of every process. Only the
  * dynamic-provider host calls it: dynamic resources exist only in Node.js programs, so advice names options
- * and properties as TypeScript spells them.
+ * and properties as TypeScript spells them, and the host's own printout of each failure (with its stack
+ * trace) is dropped, since the engine already shows the failure on its resource (errors/host-echo.ts).
  */
 export function configure(config: ConfigSource): void {
   setProgramLanguage("nodejs");
+  dropHostEchoes();
   configureFromStack(config);
 }
