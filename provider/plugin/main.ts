@@ -3,9 +3,11 @@
  * as `pulumi-resource-service` on PATH) calls `serve` with the engine's arguments.
  */
 import { main } from "@pulumi/pulumi/provider";
+import { processContext } from "../context/process";
 import { findProgramLanguage, setProgramLanguage } from "../program-language";
 import type { ResourceProps } from "../resource-lifecycle";
 import { configure } from "./configuration";
+import { ConstructGuard } from "./construct-guard";
 import { serviceProvider } from "./provider";
 import { withRequestHooks } from "./server-hooks";
 
@@ -15,7 +17,8 @@ export async function serve(args: string[]): Promise<void> {
   // Pulumi.yaml there (or above) says the language that advice should spell options and properties in.
   setProgramLanguage(findProgramLanguage(process.cwd()));
   const oldInputs = new Map<string, ResourceProps | undefined>();
-  const provider = serviceProvider({ oldInputs: (urn) => oldInputs.get(urn) });
+  const guard = new ConstructGuard(processContext().clock);
+  const provider = serviceProvider({ oldInputs: (urn) => oldInputs.get(urn) }, guard);
   await withRequestHooks(
     {
       configure,
@@ -23,6 +26,7 @@ export async function serve(args: string[]): Promise<void> {
         oldInputs.set(urn, inputs);
         return () => oldInputs.delete(urn);
       },
+      constructing: () => guard.constructing(),
     },
     () => main(provider, args),
   );
