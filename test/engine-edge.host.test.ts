@@ -91,11 +91,14 @@ describe("through the dynamic-provider host, a token refused on the credentials 
     expect(destroy.output()).not.toContain("answered 401");
   });
 
-  it("on refresh, says `pulumi refresh --run-program`", async () => {
-    const made = await madeByUp("refreshed");
+  it("on refresh, says `pulumi refresh --run-program`, also for two resources failing on one shared listing (regression)", async () => {
+    const made = [await madeByUp("refreshed"), await madeByUp("refreshed-too")];
     const refresh = await start(REFUSED);
-    const message = await failure(refresh.read(URN("refreshed"), made.id, made.properties));
-    expect(message).toContain("then run `pulumi refresh --run-program`");
+    const messages = await Promise.all(
+      made.map((m, i) => failure(refresh.read(URN(["refreshed", "refreshed-too"][i]!), m.id, m.properties))),
+    );
+    for (const message of messages) expect(message).toContain("then run `pulumi refresh --run-program`");
+    // Both failures print alike; the host printed neither.
     expect(refresh.output()).toBe("");
   });
 

@@ -27,7 +27,11 @@ const debugging = (env: NodeJS.ProcessEnv = process.env) => Boolean(env[DEBUG_VA
 /** How many echoes are awaited at most: the host prints each one right after the call fails. */
 const MAX_AWAITED = 64;
 
-const ECHOES = contextKey("host echoes to drop", () => ({ awaited: new Set<string>() }));
+/**
+ * The echoes awaited, with how many times each: two resources that fail on one shared listing throw errors
+ * that print alike, and the host prints each.
+ */
+const ECHOES = contextKey("host echoes to drop", () => ({ awaited: new Map<string, number>() }));
 
 /** Marks the console.error that drops echoes, so that it is installed once per process. */
 const FILTER = Symbol.for("@service/pulumi:host-echo-filter");
@@ -45,8 +49,10 @@ export function dropHostEchoes(): void {
   if (current[FILTER]) return;
   const filtered = function (this: unknown, ...args: unknown[]) {
     const awaited = processContext().get(ECHOES).awaited;
-    if (args.length === 1 && typeof args[0] === "string" && awaited.delete(args[0])) return;
-    return current.apply(this, args);
+    const count = args.length === 1 && typeof args[0] === "string" ? awaited.get(args[0]) : undefined;
+    if (count === undefined) return current.apply(this, args);
+    if (count > 1) awaited.set(args[0] as string, count - 1);
+    else awaited.delete(args[0] as string);
   };
   console.error = Object.assign(filtered, { [FILTER]: true as const });
 }
@@ -55,8 +61,9 @@ export function dropHostEchoes(): void {
 export function expectHostEcho(error: unknown): void {
   if (!(error instanceof Error) || !(console.error as { [FILTER]?: true })[FILTER]) return;
   const awaited = processContext().get(ECHOES).awaited;
-  if (awaited.size >= MAX_AWAITED) awaited.delete(awaited.values().next().value!);
-  awaited.add(echoOf(error));
+  const echo = echoOf(error);
+  if (!awaited.has(echo) && awaited.size >= MAX_AWAITED) awaited.delete(awaited.keys().next().value!);
+  awaited.set(echo, (awaited.get(echo) ?? 0) + 1);
 }
 
 /** The frames of `error`'s stack trace, without the message it starts with. */
