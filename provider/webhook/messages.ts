@@ -1,3 +1,4 @@
+import type { InvalidRequestError } from "../errors/api";
 import { LifecycleError } from "../errors/lifecycle";
 import { optionSetting, spellProperty } from "../program-language";
 import type { WebhookIdentity } from "./schema";
@@ -42,6 +43,19 @@ export function domainNotRegisteredError(
     "endpoint_domain_not_registered",
     `Cannot create ${describeNew(identity)}: its host ${host} is not a registered domain of this organization (registered: ${registered}). Nothing was created. Declare a Domain for ${host} in the program and give this Webhook ${optionSetting("dependsOn", ["domain"])}, or point the endpoint at a registered domain, then run \`pulumi up\` again.`,
   );
+}
+
+/**
+ * What the service said when it refused a request, without the client's own next step: the Webhook's
+ * message gives its own, and two would state the refusal twice.
+ */
+export function serviceRefusal(error: InvalidRequestError): string {
+  const reason =
+    error.fields.length > 0
+      ? error.fields.map((f) => `${f.field} ${f.message}`).join("; ")
+      : (error.serviceMessage ?? "no reason given");
+  const requestId = error.requestId ? ` (request id ${error.requestId})` : "";
+  return `${error.method} ${error.route} answered ${error.status}: ${reason}${requestId}.`;
 }
 
 export function inputRefusedError(
