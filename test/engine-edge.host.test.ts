@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { webhook } from "../provider/registry";
-import { type DynamicHost, HostCallError, startDynamicHost } from "./helpers/dynamic-host";
+import { callFailure, type DynamicHost, startDynamicHost } from "./helpers/dynamic-host";
 import { HOOKS_TOKEN, HOST, SECRET, webhookArgs } from "./helpers/fixtures";
 import { webhookProviderText } from "./helpers/mocks";
 import { useRegisteredWorld } from "./helpers/world";
@@ -54,15 +54,8 @@ async function start(token: string, options: { env?: NodeJS.ProcessEnv; entry?: 
   return host;
 }
 
-/** The failure of `call`, as the engine receives it. */
-async function failure(call: Promise<unknown>): Promise<string> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(HostCallError);
-  return (error as HostCallError).message;
-}
+/** The message of `call`'s failure, as the engine receives it. */
+const failure = async (call: Promise<unknown>) => (await callFailure(call)).message;
 
 /** A webhook made by a `pulumi up` with good credentials: what state holds of it. */
 async function madeByUp(name: string, connection?: { token: string }) {

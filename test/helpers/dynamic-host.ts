@@ -58,6 +58,16 @@ export class HostCallError extends Error {
   }
 }
 
+/** The failure of a call to a provider process, as the engine receives it; throws if the call succeeded. */
+export async function callFailure(call: Promise<unknown>): Promise<HostCallError> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof HostCallError)) throw new Error(`expected the call to fail, got ${String(error)}`);
+  return error;
+}
+
 export const DIFF_NONE = 1;
 export const DIFF_SOME = 2;
 

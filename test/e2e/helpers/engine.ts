@@ -204,8 +204,10 @@ export function diagnosticsOf(output: string): Map<string, string[]> {
   let messages: string[] | undefined;
   for (const line of section.split("\n")) {
     const resource = /^ {2}(\S.*):$/.exec(line)?.[1];
-    if (resource !== undefined) byResource.set(resource, (messages = byResource.get(resource) ?? []));
-    else if (/^ {4}\S/.test(line)) messages?.push(line.trim());
+    if (resource !== undefined) {
+      messages = byResource.get(resource) ?? [];
+      byResource.set(resource, messages);
+    } else if (/^ {4}\S/.test(line)) messages?.push(line.trim());
     else if (/^ {5,}\S/.test(line) && messages?.length) messages[messages.length - 1] += `\n${line.trim()}`;
   }
   return byResource;
