@@ -5,10 +5,12 @@
  * and no second copy in what the host prints, unless SERVICE_DEBUG=1 asks for the trace; and the plugin's
  * advice in the program's language.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { isUnsupportedNode } from "../provider/node-version";
 import { webhook } from "../provider/registry";
 import { callFailure, type DynamicHost, startDynamicHost } from "./helpers/dynamic-host";
 import { HOOKS_TOKEN, HOST, SECRET, webhookArgs } from "./helpers/fixtures";
@@ -43,10 +45,14 @@ afterAll(() => {
 });
 
 /** One provider process (one `pulumi` command), configured with `token`. */
-async function start(token: string, options: { env?: NodeJS.ProcessEnv; entry?: string; cwd?: string } = {}) {
+async function start(
+  token: string,
+  options: { env?: NodeJS.ProcessEnv; entry?: string; cwd?: string; node?: string } = {},
+) {
   const host = await startDynamicHost({
     cwd: options.cwd ?? process.cwd(),
     entry: options.entry,
+    node: options.node,
     env: { SERVICE_RATE_LIMIT: "0", ...options.env },
   });
   hosts.push(host);
@@ -122,6 +128,25 @@ describe("through the dynamic-provider host, a token refused on the credentials 
     // The host prints the requests SERVICE_DEBUG asks for, and still no second copy of the failure.
     expect(destroy.output()).toMatch(/deactivate -> 401/);
     expect(destroy.output()).not.toContain("answered 401");
+  });
+});
+
+/** A `node` older than the package's minimum, when this machine has one (the system's, often). */
+const OLD_NODE = ["/usr/bin/node", "/usr/local/bin/node"].find(
+  (path) =>
+    existsSync(path) &&
+    isUnsupportedNode(execFileSync(path, ["-p", "process.versions.node"], { encoding: "utf8" }).trim()),
+);
+
+describe.skipIf(!OLD_NODE)("through the dynamic-provider host on a Node.js older than 22.19", () => {
+  it("answers the one line that names both versions, and prints no stack trace", async () => {
+    const host = await start(HOOKS_TOKEN, { node: OLD_NODE });
+    const news = { __provider: providerText, ...webhookArgs() };
+    const message = await failure(host.check(URN("old-node"), {}, news));
+    expect(message).toMatch(/^@service\/pulumi needs Node\.js 22\.19 or later .* first on PATH/);
+    expect(message).not.toMatch(STACK_TRACE);
+    expect(host.output()).not.toMatch(STACK_TRACE);
+    expect(host.output()).not.toContain("needs Node.js");
   });
 });
 

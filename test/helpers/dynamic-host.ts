@@ -77,6 +77,8 @@ export async function startDynamicHost(options: {
   env?: NodeJS.ProcessEnv;
   /** The provider's entry script; the dynamic-provider host by default. */
   entry?: string;
+  /** The `node` to run it with; this process's by default. */
+  node?: string;
 }): Promise<DynamicHost> {
   const pulumiDir = options.pulumiDir ?? dirname(require.resolve("@pulumi/pulumi/package.json"));
   const load = (id: string) => require(require.resolve(id, { paths: [pulumiDir] }));
@@ -88,7 +90,7 @@ export async function startDynamicHost(options: {
 
   const started = performance.now();
   const child: ChildProcess = spawn(
-    process.execPath,
+    options.node ?? process.execPath,
     [options.entry ?? join(pulumiDir, "cmd/dynamic-provider"), "127.0.0.1:1"],
     {
       cwd: options.cwd,
