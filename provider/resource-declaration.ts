@@ -5,6 +5,7 @@
  * the resource classes' type tokens, the provider plugin, its schema and the policy pack's tokens all
  * read them from there.
  */
+import { atEngineEdge } from "./lifecycle-boundary";
 import type { ResourceLifecycle } from "./resource-lifecycle";
 
 /**
@@ -72,13 +73,16 @@ export interface DeclaredResource<Key extends string = string> extends ResourceL
   readonly policy: PolicyRole | undefined;
 }
 
-/** The declared resource for `declaration`: its lifecycle's methods, key, type, tokens, secrets and policy role. */
+/**
+ * The declared resource for `declaration`: its lifecycle's methods (each through the edge to the engine,
+ * lifecycle-boundary.ts), key, type, tokens, secrets and policy role.
+ */
 export function declareResource<Key extends string>(
   declaration: ResourceDeclaration<Key>,
 ): DeclaredResource<Key> {
   const { key, type, policy, secrets, lifecycle } = declaration;
   return {
-    ...lifecycle,
+    ...atEngineEdge(lifecycle),
     key,
     type,
     token: `pulumi-nodejs:dynamic/${DYNAMIC_MODULE}:${type}`,

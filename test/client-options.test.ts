@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { resolveOptions } from "../provider/client/config";
 import { ConfigurationError } from "../provider/client/index";
 import { processContext } from "../provider/context/process";
+import { setProgramLanguage } from "../provider/program-language";
 
 import { TOKEN, useScriptedServers } from "./helpers/scripted-server";
 
@@ -48,6 +49,7 @@ describe("resolveOptions", () => {
   });
 
   it("says how to set a missing token, in the terms of where the client was made", () => {
+    setProgramLanguage("nodejs");
     expect(() => resolveOptions({}, env({}))).toThrow(
       "No API token was given: set one with the client's `token` option (or SERVICE_API_TOKEN).",
     );

@@ -15,6 +15,7 @@ import {
 import { adviceFor } from "../provider/errors/advice";
 import { describeBody, errorFromResponse } from "../provider/errors/api";
 import * as source from "../provider/errors/index";
+import { setProgramLanguage } from "../provider/program-language";
 
 type Errors = typeof source;
 /** The built copy, as a serialized provider loads it next to the program's copy. */
@@ -211,12 +212,24 @@ describe("errorFromResponse", () => {
   });
 
   it("points a resource's errors at Pulumi config, not at client options", () => {
+    setProgramLanguage("nodejs");
     const pulumi = { ...info, advice: adviceFor("pulumi") };
     expect(errorFromResponse({ ...pulumi, status: 401 }).message).toMatch(
       /give a valid one with `pulumi config set --secret service:token <token>` \(or the resource's `connection\.token`\)\.$/,
     );
     expect(errorFromResponse({ ...pulumi, status: 429, budgetSeconds: 30 }).message).toMatch(
       /raise the budget with `pulumi config set service:retryBudgetSeconds <seconds>`\.$/,
+    );
+  });
+
+  it("names a resource's connection as the program's language spells it, or in every language", () => {
+    setProgramLanguage("go");
+    expect(errorFromResponse({ ...info, advice: adviceFor("pulumi"), status: 401 }).message).toMatch(
+      /\(or the resource's `Connection\.Token`\)\.$/,
+    );
+    setProgramLanguage(undefined);
+    expect(errorFromResponse({ ...info, advice: adviceFor("pulumi"), status: 401 }).message).toMatch(
+      /\(or the resource's `connection\.token` \(`Connection\.Token` in Go and C#\)\)\.$/,
     );
   });
 

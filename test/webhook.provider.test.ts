@@ -301,8 +301,19 @@ describe("create", () => {
     expect(error.message).toMatch(
       /its host other\.acme\.test is not a registered domain of this organization \(registered: hooks\.acme\.test\)/,
     );
-    expect(error.message).toMatch(/service\.Domain for other\.acme\.test .*dependsOn/);
+    expect(error.message).toMatch(/a Domain for other\.acme\.test .*dependsOn/);
     expect(await active()).toEqual([]);
+  });
+
+  it("says once that the service refused the inputs, with what it said and one next step (regression)", async () => {
+    const { inputs } = await webhook.check({}, args());
+    world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", status: 400 });
+    const error = await failure(webhook.create(inputs));
+    expect(error.code).toBe("input_refused");
+    expect(error.message).toMatch(
+      /^The service refused the webhook for \S+ \(channel \S+\): POST \/v2\/webhooks answered 400: [^.]+ \(request id \S+\)\. Nothing was created\. Correct the Webhook's inputs and run `pulumi up` again\.$/,
+    );
+    expect(error.message.match(/refused/g)).toHaveLength(1);
   });
 });
 

@@ -10,6 +10,7 @@ import type { ApiVersion } from "../api/versions";
 import { rememberSecret } from "../context/process";
 import { type AdviceContext, adviceFor, type SettingAdvice } from "../errors/advice";
 import { ConfigurationError } from "../errors/base";
+import { DEBUG_VARIABLE } from "../errors/host-echo";
 import type { RateLimiter } from "./limiter";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 
@@ -27,8 +28,11 @@ export const ENV = {
   timeout: "SERVICE_TIMEOUT_SECONDS",
   /** Seconds a request may spend on retries, 429s included (default 60). */
   retryBudget: "SERVICE_RETRY_BUDGET_SECONDS",
-  /** Any value: print one redacted line per request to stderr. */
-  debug: "SERVICE_DEBUG",
+  /**
+   * Any value: print one redacted line per request to stderr, and give each failure a resource reports
+   * to Pulumi its stack trace (errors/host-echo.ts).
+   */
+  debug: DEBUG_VARIABLE,
 } as const;
 
 /** How a ServiceClient connects. Every member is optional; see `ENV` for the environment fallbacks. */

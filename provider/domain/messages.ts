@@ -1,5 +1,6 @@
 import { describeObservation, type Observation } from "../api/domains/verification-fetch";
 import { LifecycleError } from "../errors/lifecycle";
+import { optionSetting, spellProperty } from "../program-language";
 import type { WebhookRecord } from "../webhook/wire";
 
 /** Every failure the domain flow reports, worded once: the object, the cause and the next step. */
@@ -24,7 +25,8 @@ export function notServedError(
     "file_not_served",
     `Gave up on ${domainName} after ${Math.round(waitedSeconds)} s: ${url} must serve exactly the register token over HTTPS, with no redirect, but ${describeObservation(seen)}. ` +
       "finish_registration was not called, so no attempt was spent. Check that the publisher's resource exists and that " +
-      "the CDN routes /service_url_registration/* to it without redirecting or caching, then run `pulumi up` again (raise the Domain's `timeout` if the file is slow to appear).",
+      "the CDN routes /service_url_registration/* to it without redirecting or caching, then run `pulumi up` again (raise the Domain's " +
+      `${spellProperty("timeout")} if the file is slow to appear).`,
   );
 }
 
@@ -78,8 +80,7 @@ export function domainInUseError(
     [
       `Cannot deactivate ${domainName}: active webhooks still target it${hooks.length ? ":" : "."}`,
       ...listed,
-      "Delete or move those webhooks first. In one program, make each Webhook depend on the Domain (dependsOn)",
-      "so that Pulumi deletes the webhooks before the domain.",
+      `Delete or move those webhooks first. In one program, give each Webhook ${optionSetting("dependsOn", ["domain"])} so that Pulumi deletes the webhooks before the domain.`,
     ].join("\n"),
     { cause },
   );
@@ -88,7 +89,7 @@ export function domainInUseError(
 export function notRegisteredForAdoptError(domainName: string): LifecycleError {
   return new LifecycleError(
     "domain_not_registered",
-    `Cannot adopt ${domainName}: it is not registered to this organization. Check the credentials, or remove adopt to verify it instead.`,
+    `Cannot adopt ${domainName}: it is not registered to this organization. Check the credentials, or remove ${spellProperty("adopt")} to verify it instead.`,
   );
 }
 
@@ -102,7 +103,7 @@ export function importDomainNotFoundError(idOrName: string): LifecycleError {
 export function registrationImportError(id: string): LifecycleError {
   return new LifecycleError(
     "import_unsupported",
-    `Cannot import DomainRegistration ${id}: the service never returns a registration's verifier or register token, so there is nothing to read. To bring a registered domain under Pulumi, import its DomainVerification instead (\`pulumi import service:index:DomainVerification <name> <hostname>\`) and declare it with \`adopt: true\`.`,
+    `Cannot import DomainRegistration ${id}: the service never returns a registration's verifier or register token, so there is nothing to read. To bring a registered domain under Pulumi, import its DomainVerification instead (\`pulumi import service:index:DomainVerification <name> <hostname>\`) and declare it with ${spellProperty("adopt")} set to true.`,
   );
 }
 

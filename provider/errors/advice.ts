@@ -5,6 +5,8 @@
  * them to a setting their code never reads.
  */
 
+import { spellProperty } from "../program-language";
+
 /** `"client"`: a ServiceClient in the user's own code. `"pulumi"`: the client a resource's provider made. */
 export type AdviceContext = "client" | "pulumi";
 
@@ -22,27 +24,45 @@ export interface SettingAdvice {
   readonly settings: string;
 }
 
-const ADVICE: Readonly<Record<AdviceContext, SettingAdvice>> = {
-  client: {
-    token: "the client's `token` option (or SERVICE_API_TOKEN)",
-    baseUrl: "the client's `baseUrl` option (or SERVICE_BASE_URL)",
-    retryBudget: "the client's `retry.maxElapsedMs` option (or SERVICE_RETRY_BUDGET_SECONDS)",
-    timeout: "the client's `timeoutMs` option (or SERVICE_TIMEOUT_SECONDS)",
-    settings: "the client's options (or the SERVICE_* environment variables)",
-  },
-  pulumi: {
-    token: "`pulumi config set --secret service:token <token>` (or the resource's `connection.token`)",
-    baseUrl: "`pulumi config set service:baseUrl <url>` (or the resource's `connection.baseUrl`)",
-    retryBudget: "`pulumi config set service:retryBudgetSeconds <seconds>`",
-    timeout: "SERVICE_TIMEOUT_SECONDS in the environment of the `pulumi` command",
-    settings:
-      "the stack config (`pulumi config`, keys service:*), the resource's `connection`, or the SERVICE_* environment variables",
-  },
+const CLIENT_ADVICE: SettingAdvice = {
+  token: "the client's `token` option (or SERVICE_API_TOKEN)",
+  baseUrl: "the client's `baseUrl` option (or SERVICE_BASE_URL)",
+  retryBudget: "the client's `retry.maxElapsedMs` option (or SERVICE_RETRY_BUDGET_SECONDS)",
+  timeout: "the client's `timeoutMs` option (or SERVICE_TIMEOUT_SECONDS)",
+  settings: "the client's options (or the SERVICE_* environment variables)",
 };
 
-/** The advice for `context`; a plain client's when none is given. */
+/** A resource's settings, with its `connection` members spelled as the program's language spells them. */
+function pulumiAdvice(): SettingAdvice {
+  return {
+    token: `\`pulumi config set --secret service:token <token>\` (or the resource's ${spellProperty("connection.token")})`,
+    baseUrl: `\`pulumi config set service:baseUrl <url>\` (or the resource's ${spellProperty("connection.baseUrl")})`,
+    retryBudget: "`pulumi config set service:retryBudgetSeconds <seconds>`",
+    timeout: "SERVICE_TIMEOUT_SECONDS in the environment of the `pulumi` command",
+    settings: `the stack config (\`pulumi config\`, keys service:*), the resource's ${spellProperty("connection")}, or the SERVICE_* environment variables`,
+  };
+}
+
+/** The advice for `context`; a plain client's when none is given. A resource's reads the program's language. */
 export function adviceFor(context: AdviceContext = "client"): SettingAdvice {
-  return ADVICE[context];
+  return context === "client" ? CLIENT_ADVICE : pulumiAdvice();
+}
+
+/** A command that runs without the program, on the provider configuration the last update saved in the stack. */
+export type SavedStateCommand = "pulumi destroy" | "pulumi refresh";
+
+/**
+ * A resource's settings when `command` ran on the credentials saved in the stack (see call-origin.ts): a
+ * token fixed since then reaches the provider only through `--run-program` (stack config), or once an
+ * update has recorded it (the resource's own `connection`).
+ */
+export function savedStateAdvice(command: SavedStateCommand, source: "config" | "connection"): SettingAdvice {
+  const verb = command.slice("pulumi ".length);
+  const token =
+    source === "connection"
+      ? `the resource's ${spellProperty("connection.token")} in the program, then run \`pulumi up\` to record it and \`${command}\` again: ${verb} uses the connection the last update saved in the stack`
+      : `\`pulumi config set --secret service:token <token>\`, then run \`${command} --run-program\`: without --run-program, ${verb} uses the provider configuration the last update saved in the stack, not the current config`;
+  return { ...pulumiAdvice(), token };
 }
 
 /**

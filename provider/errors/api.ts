@@ -123,6 +123,28 @@ export class WebhooksNotEnabledError extends ApiError {
   }
 }
 
+/**
+ * A refused token's error with its next step worded by `advice`: the same answer, for when where it
+ * surfaced changes what to do (a destroy on the credentials saved in state, see call-origin.ts).
+ */
+export function readvised(
+  error: AuthenticationError | WebhooksNotEnabledError,
+  advice: SettingAdvice,
+): AuthenticationError | WebhooksNotEnabledError {
+  const fields: ApiErrorFields = {
+    method: error.method,
+    route: error.route,
+    status: error.status,
+    requestId: error.requestId,
+    body: error.body,
+    serviceMessage: error.serviceMessage,
+    advice,
+  };
+  return error instanceof WebhooksNotEnabledError
+    ? new WebhooksNotEnabledError(fields)
+    : new AuthenticationError(fields);
+}
+
 /** 403: the object does not exist or belongs to another organization (the service does not say which). */
 export class NotFoundError extends ApiError {
   static override readonly kind: string = "NotFoundError";

@@ -1,5 +1,6 @@
 import type { ServiceClient } from "../client/client";
 import { LifecycleError } from "../errors/lifecycle";
+import { spellProperty } from "../program-language";
 import { canonicalBaseUrl } from "./input-comparison";
 import { activeWebhooks, registeredDomains } from "./listings";
 import { hashSecret, secretMatches } from "./secret-hash";
@@ -63,7 +64,7 @@ export async function confirmGone(
   // Refresh and destroy configure the provider from the configuration the last update saved, not from
   // the stack's current one: a token fixed in config since then reaches them only with --run-program.
   const rerun = command === "pulumi up" ? command : `${command} --run-program`;
-  const useOwner = `Give this resource a token of ${owner.organization} (its connection input, or service:token) and run \`${rerun}\``;
+  const useOwner = `Give this resource a token of ${owner.organization} (its ${spellProperty("connection")} input, or service:token) and run \`${rerun}\``;
   if (current !== undefined) {
     throw new LifecycleError(
       "foreign_credentials",

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { buildDomain, type DomainArgs, type DomainSteps } from "../domain/component";
 import { DOMAIN_COMPONENT_TYPE, domainRegistration, domainVerification } from "../domain/declaration";
 import { RegistrationOutputs, VerificationInputs, VerificationOutputs } from "../domain/schema";
+import { spellProperty } from "../program-language";
 import { verificationFile } from "../publishers/declaration";
 import type { Publisher } from "../publishers/publisher";
 import { pluginResource } from "./plugin-resources";
@@ -80,8 +81,7 @@ class DomainComponent extends pulumi.ComponentResource {
     if (!adopt && args.publishDirectory === undefined) {
       throw new pulumi.InputPropertyError({
         propertyPath: "publishDirectory",
-        reason:
-          "is required unless adopt is true: give the folder that https://<domainName>/ is served from, or declare DomainRegistration and DomainVerification yourself with your own resource publishing the file between them",
+        reason: `is required unless ${spellProperty("adopt")} is true: give the folder that https://<domainName>/ is served from, or declare DomainRegistration and DomainVerification yourself with your own resource publishing the file between them`,
       });
     }
     const publish =

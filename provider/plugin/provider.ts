@@ -4,10 +4,12 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
+import { noteProgramCall } from "../call-origin";
 import { DOMAIN_COMPONENT_TYPE } from "../domain/declaration";
 import * as registry from "../registry";
 import type { DeclaredResource } from "../resource-declaration";
 import type { ResourceProps } from "../resource-lifecycle";
+import type { ConstructGuard } from "./construct-guard";
 import { CustomResource } from "./custom-resource";
 import type { WarnOnResource } from "./engine-log";
 import { packageFile, packageVersion } from "./package-files";
@@ -26,8 +28,11 @@ function typeOf(urn: string): string {
   return qualified.slice(qualified.lastIndexOf("$") + 1);
 }
 
-/** The provider plugin's implementation, over the resources the registry declares. */
-export function serviceProvider(extras: EngineExtras): provider.Provider {
+/**
+ * The provider plugin's implementation, over the resources the registry declares. With a `guard`, a
+ * failure is answered only once the components under construction are (construct-guard.ts).
+ */
+export function serviceProvider(extras: EngineExtras, guard?: ConstructGuard): provider.Provider {
   const declared: readonly DeclaredResource[] = Object.values(registry);
   const resources = new Map(declared.map((d) => [d.pluginToken, new CustomResource(d, extras.warn)]));
   const version = packageVersion();
@@ -39,21 +44,31 @@ export function serviceProvider(extras: EngineExtras): provider.Provider {
       `The service provider plugin ${version} has no resource type ${type} (${urn}); it serves ${[...resources.keys()].join(", ")}. Correct the type token in the program, or install the version of @service/pulumi that has it.`,
     );
   };
+  const guarded = <T>(urn: string, run: () => Promise<T>, failed?: (answer: T) => boolean) =>
+    guard ? guard.call(urn, run, failed) : run();
   return {
     version,
     getSchema: async () => packageFile("schema.json"),
-    check: async (urn, olds, news) => resourceOf(urn).check(urn, olds, news),
-    diff: async (id, urn, olds, news) => resourceOf(urn).diff(id, olds, news, extras.oldInputs(urn)),
-    create: async (urn, inputs) => resourceOf(urn).create(inputs),
-    read: async (id, urn, props) => resourceOf(urn).read(id, props ?? {}),
-    update: async (id, urn, olds, news) => resourceOf(urn).update(id, olds, news),
-    delete: async (id, urn, props) => resourceOf(urn).delete(id, props),
+    check: (urn, olds, news) =>
+      guarded(
+        urn,
+        async () => resourceOf(urn).check(urn, olds, news),
+        (answer) => (answer.failures?.length ?? 0) > 0,
+      ),
+    diff: (id, urn, olds, news) =>
+      guarded(urn, async () => resourceOf(urn).diff(id, olds, news, extras.oldInputs(urn))),
+    create: (urn, inputs) => guarded(urn, async () => resourceOf(urn).create(inputs)),
+    read: (id, urn, props) => guarded(urn, async () => resourceOf(urn).read(id, props ?? {})),
+    update: (id, urn, olds, news) => guarded(urn, async () => resourceOf(urn).update(id, olds, news)),
+    delete: (id, urn, props) => guarded(urn, async () => resourceOf(urn).delete(id, props)),
+    cancel: async () => guard?.release(),
     construct: async (name, type, inputs, opts: pulumi.ComponentResourceOptions) => {
       if (type !== DOMAIN_COMPONENT_TYPE) {
         throw new Error(
           `The service provider plugin ${version} has no component ${type}; its only component is ${DOMAIN_COMPONENT_TYPE}. Correct the type token in the program.`,
         );
       }
+      noteProgramCall();
       // Loaded here: a plugin that serves only custom resources never loads the component's modules.
       const { constructDomain } = await import("./domain-component.js");
       return constructDomain(name, inputs, opts);

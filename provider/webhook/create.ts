@@ -23,6 +23,7 @@ import {
   pendingMessage,
   quotaError,
   reconcileConflictMessage,
+  serviceRefusal,
 } from "./messages";
 import { awaitCandidates, candidates, reconcileWindowMs } from "./reconcile";
 import {
@@ -165,7 +166,7 @@ async function refusal(client: ServiceClient, identity: WebhookIdentity, error: 
   if (hostnames && !hostnames.includes(host)) {
     return domainNotRegisteredError(identity, host, hostnames);
   }
-  return inputRefusedError(identity, error.message, error);
+  return inputRefusedError(identity, serviceRefusal(error), error);
 }
 
 /** Settles a pending webhook: adopts the one that appeared, or creates it if none did. */

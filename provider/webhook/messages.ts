@@ -1,4 +1,6 @@
+import type { InvalidRequestError } from "../errors/api";
 import { LifecycleError } from "../errors/lifecycle";
+import { optionSetting, spellProperty } from "../program-language";
 import type { WebhookIdentity } from "./schema";
 import type { WebhookRecord } from "./wire";
 
@@ -26,10 +28,7 @@ export function quotaError(
       `Cannot create ${describeNew(identity)}: the organization already has ${active.length} active webhooks, the service's limit of ${limit}. Nothing was created.`,
       "Active webhooks:",
       ...active.map(line),
-      "If this create is part of a replacement, Pulumi creates the new webhook before it deletes the old one",
-      "(create-before-delete), so the replacement needs a free slot. Set `deleteBeforeReplace: true` in this",
-      "Webhook's resource options to deactivate the old webhook first (deliveries pause during the swap), or",
-      "remove a webhook you no longer need, then run `pulumi up` again.",
+      `If this create is part of a replacement, Pulumi creates the new webhook before it deletes the old one (create-before-delete), so the replacement needs a free slot. Give this Webhook ${optionSetting("deleteBeforeReplace", true)} to deactivate the old webhook first (deliveries pause during the swap), or remove a webhook you no longer need, then run \`pulumi up\` again.`,
     ].join("\n"),
   );
 }
@@ -42,8 +41,21 @@ export function domainNotRegisteredError(
   const registered = hostnames.length > 0 ? hostnames.join(", ") : "none";
   return new LifecycleError(
     "endpoint_domain_not_registered",
-    `Cannot create ${describeNew(identity)}: its host ${host} is not a registered domain of this organization (registered: ${registered}). Nothing was created. Declare a service.Domain for ${host} in the program and give this Webhook \`dependsOn: [domain]\`, or point the endpoint at a registered domain, then run \`pulumi up\` again.`,
+    `Cannot create ${describeNew(identity)}: its host ${host} is not a registered domain of this organization (registered: ${registered}). Nothing was created. Declare a Domain for ${host} in the program and give this Webhook ${optionSetting("dependsOn", ["domain"])}, or point the endpoint at a registered domain, then run \`pulumi up\` again.`,
   );
+}
+
+/**
+ * What the service said when it refused a request, without the client's own next step: the Webhook's
+ * message gives its own, and two would state the refusal twice.
+ */
+export function serviceRefusal(error: InvalidRequestError): string {
+  const reason =
+    error.fields.length > 0
+      ? error.fields.map((f) => `${f.field} ${f.message}`).join("; ")
+      : (error.serviceMessage ?? "no reason given");
+  const requestId = error.requestId ? ` (request id ${error.requestId})` : "";
+  return `${error.method} ${error.route} answered ${error.status}: ${reason}${requestId}.`;
 }
 
 export function inputRefusedError(
@@ -61,21 +73,21 @@ export function inputRefusedError(
 export function adoptNotFoundError(uuid: string): LifecycleError {
   return new LifecycleError(
     "adopt_not_found",
-    `Cannot adopt webhook ${uuid}: it is not an active webhook of this organization (deactivated webhooks cannot be reactivated). Check the uuid and the credentials, or drop adoptWebhookUuid to create a new webhook.`,
+    `Cannot adopt webhook ${uuid}: it is not an active webhook of this organization (deactivated webhooks cannot be reactivated). Check the uuid and the credentials, or drop ${spellProperty("adoptWebhookUuid")} to create a new webhook.`,
   );
 }
 
 export function adoptClaimedError(uuid: string): LifecycleError {
   return new LifecycleError(
     "adopt_mismatch",
-    `Cannot adopt webhook ${uuid}: another Webhook resource in this stack already stands for it, and one webhook cannot belong to two resources. Give one of them a different adoptWebhookUuid, or drop it to create a new webhook.`,
+    `Cannot adopt webhook ${uuid}: another Webhook resource in this stack already stands for it, and one webhook cannot belong to two resources. Give one of them a different ${spellProperty("adoptWebhookUuid")}, or drop it to create a new webhook.`,
   );
 }
 
 export function adoptMismatchError(uuid: string, problems: readonly string[]): LifecycleError {
   return new LifecycleError(
     "adopt_mismatch",
-    `Refusing to adopt webhook ${uuid}: ${problems.join("; ")}. Make the inputs match the existing webhook exactly, or drop adoptWebhookUuid to create a new one.`,
+    `Refusing to adopt webhook ${uuid}: ${problems.join("; ")}. Make the inputs match the existing webhook exactly, or drop ${spellProperty("adoptWebhookUuid")} to create a new one.`,
   );
 }
 
@@ -113,7 +125,7 @@ export function reconcileConflictMessage(
   return [
     `Cannot tell which webhook is ${describeNew(identity)}: ${found.length} active webhooks with its endpoint, channel and filters appeared after its create was sent at ${since}, and none belongs to another resource of this stack:`,
     ...found.map(line),
-    "Set `adoptWebhookUuid` on this Webhook to the one it should keep and run `pulumi up`; deactivate the others if nothing else uses them.",
+    `Set ${spellProperty("adoptWebhookUuid")} on this Webhook to the one it should keep and run \`pulumi up\`; deactivate the others if nothing else uses them.`,
   ].join("\n");
 }
 

@@ -6,14 +6,17 @@
  */
 import { expect, it } from "vitest";
 import { HOOKS_TOKEN, OTHER_TOKEN } from "../helpers/fixtures";
-import { describeUnderEngine, webhooksIn } from "./helpers/engine";
+import { describeUnderEngine, diagnosticsOf, STACK_TRACE, webhooksIn } from "./helpers/engine";
 import { devStack, expectLostCreateSettled, expectOneActivePerResource, useStage } from "./helpers/stage";
+
+/** A token the service refuses (401): one revoked since, or mistyped. */
+const REVOKED_TOKEN = "acme-revoked-token-0123456789";
 
 /** A lost answer is re-listed for this long before the provider gives up and keeps the create pending. */
 const RECONCILE = { SERVICE_RECONCILE_SECONDS: "1" };
 
 describeUnderEngine("under the real engine, with faults", () => {
-  const stages = useStage([HOOKS_TOKEN, OTHER_TOKEN]);
+  const stages = useStage([HOOKS_TOKEN, OTHER_TOKEN, REVOKED_TOKEN]);
 
   it("keeps a create whose answer was lost before it applied, and the next up creates exactly one", async () => {
     const project = await devStack(stages.current, {}, { env: RECONCILE });
@@ -73,6 +76,44 @@ describeUnderEngine("under the real engine, with faults", () => {
     expect(stale.output).toMatch(/run `pulumi destroy --run-program`/);
     expect(await stages.current.active()).toEqual([uuid]);
     await project.run(["destroy", "--yes", "--run-program"]);
+    expect(await stages.current.active()).toEqual([]);
+  });
+
+  it("destroys and refreshes on a token saved in state by following the advice as printed, one line per resource and no stack trace", async () => {
+    const project = await devStack(stages.current, { webhooks: [{ name: "orders" }, { name: "refunds" }] });
+    await project.run(["up", "--yes"]);
+    // An up with a wrong token fails, and saves that token as the provider's configuration all the same.
+    await project.config("service:token", REVOKED_TOKEN, true);
+    expect((await project.run(["up", "--yes"], { allowFailure: true })).status).not.toBe(0);
+    await project.config("service:token", HOOKS_TOKEN, true);
+
+    const refresh = await project.run(["refresh", "--yes"], { allowFailure: true });
+    const destroy = await project.run(["destroy", "--yes"], { allowFailure: true });
+    for (const [failed, command] of [
+      [refresh, "pulumi refresh --run-program"],
+      [destroy, "pulumi destroy --run-program"],
+    ] as const) {
+      expect(failed.status).not.toBe(0);
+      expect(failed.output).not.toMatch(STACK_TRACE);
+      // One message on each webhook, and nothing on the stack but the engine's own summary.
+      const diagnostics = diagnosticsOf(failed.output);
+      for (const name of ["orders", "refunds"]) {
+        const [message, ...more] = diagnostics.get(`pulumi-nodejs:dynamic/service:Webhook (${name})`) ?? [];
+        expect(message).toMatch(/answered 401/);
+        expect(message).toContain(`then run \`${command}\``);
+        expect(more).toEqual([]);
+      }
+      expect(diagnostics.get("pulumi:pulumi:Stack (service-e2e-dev)")).toEqual([
+        expect.stringMatching(/^error: (update|preview) failed$/),
+      ]);
+    }
+    expect(await stages.current.active()).toHaveLength(2);
+
+    // What a user does: the config is fixed already, so run the command the advice names.
+    for (const failed of [refresh, destroy]) {
+      const [, advised] = /then run `(pulumi [^`]+)`/.exec(failed.output)!;
+      await project.run([...advised!.split(" ").slice(1), "--yes"]);
+    }
     expect(await stages.current.active()).toEqual([]);
   });
 

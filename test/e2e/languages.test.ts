@@ -16,7 +16,14 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { pinnedPulumiVersion } from "../../scripts/pulumi-engine.mts";
 import { type Consumer, createConsumer } from "../helpers/consumer";
 import { HOST } from "../helpers/fixtures";
-import { describeUnderEngine, type PulumiProject, pulumiProject, webhooksIn } from "./helpers/engine";
+import {
+  describeUnderEngine,
+  diagnosticsOf,
+  type PulumiProject,
+  pulumiProject,
+  STACK_TRACE,
+  webhooksIn,
+} from "./helpers/engine";
 import { expectShortSecretRefused, SECRET_WAYS } from "./helpers/secret-channels";
 import {
   devStack,
@@ -129,7 +136,7 @@ describeUnderEngine(TITLE, { tools: ["python3", "go"] }, () => {
         host: HOST,
         domain: "false",
       });
-      await expectShortSecretRefused(stages.current, project, way, "secretKey");
+      await expectShortSecretRefused(stages.current, project, way, "secret_key");
     },
   );
 
@@ -216,7 +223,7 @@ describeUnderEngine(TITLE, { tools: ["python3", "go"] }, () => {
     expect(imported.output).toContain("protect=True");
     // The service never returns the secret: the warning says to add it to the program, which has it.
     expect(imported.output).toMatch(
-      /secretKey is required: give the key[\s\S]*needs the key it was created with/,
+      /secret_key is required: give the key[\s\S]*needs the key it was created with/,
     );
     const [webhook] = webhooksIn(await project.exported());
     expect(webhook?.id).toBe(uuid);
@@ -244,6 +251,41 @@ describeUnderEngine(TITLE, { tools: ["python3", "go"] }, () => {
     expect(stage.callsSince(mark)).toBe(0);
     await project.run(["up", "--yes"]);
     expect(await stage.active()).toEqual([uuid]);
+    await project.run(["destroy", "--yes"]);
+    expect(await stage.active()).toEqual([]);
+  });
+
+  it("keeps a Python program's Domain healthy when a Webhook beside it fails to create, and reports that failure once (regression)", async () => {
+    const stage = stages.current;
+    // A webhook on the host registered already, created beside the Domain rather than after it.
+    const project = await stackOf(stage, "python", "sibling", {
+      webhooks: [{ name: "orders", host: HOST, afterDomain: false }],
+    });
+    // The Domain's Construct is still verifying when the Webhook's create is refused.
+    stage.sandbox.addFault({ method: "POST", path: "/v2/domains/finish_registration", delayMs: 3_000 });
+    stage.sandbox.addFault({ method: "POST", path: "/v2/webhooks", status: 400 });
+    const failed = await project.run(["up", "--yes"], { allowFailure: true });
+    expect(failed.status).not.toBe(0);
+    expect(failed.output).not.toMatch(/client connection is closing/);
+    expect(failed.output).not.toMatch(STACK_TRACE);
+    const diagnostics = diagnosticsOf(failed.output);
+    expect([...diagnostics.keys()].sort()).toEqual([
+      "pulumi:pulumi:Stack (service-python-sibling)",
+      "service:index:Webhook (orders)",
+    ]);
+    expect(diagnostics.get("service:index:Webhook (orders)")).toEqual([
+      expect.stringMatching(/^error: The service refused the webhook .*Nothing was created/),
+    ]);
+    expect(diagnostics.get("pulumi:pulumi:Stack (service-python-sibling)")).toEqual(["error: update failed"]);
+    // The Domain went on to the end: verified, and in state.
+    const verification = (await project.exported()).deployment.resources?.find(
+      (r) => r.type === "service:index:DomainVerification",
+    );
+    expect(verification?.outputs).toMatchObject({ domainName: DOMAIN_HOST, status: "registered" });
+
+    await project.run(["up", "--yes"]);
+    await project.run(["preview", "--expect-no-changes"]);
+    await expectOneActivePerResource(stage, [project]);
     await project.run(["destroy", "--yes"]);
     expect(await stage.active()).toEqual([]);
   });

@@ -58,6 +58,16 @@ export class HostCallError extends Error {
   }
 }
 
+/** The failure of a call to a provider process, as the engine receives it; throws if the call succeeded. */
+export async function callFailure(call: Promise<unknown>): Promise<HostCallError> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof HostCallError)) throw new Error(`expected the call to fail, got ${String(error)}`);
+  return error;
+}
+
 export const DIFF_NONE = 1;
 export const DIFF_SOME = 2;
 
@@ -69,6 +79,8 @@ export async function startDynamicHost(options: {
   entry?: string;
   /** The engine's address the process is started with; one nothing listens on by default. */
   engineAddress?: string;
+  /** The `node` to run it with; this process's by default. */
+  node?: string;
 }): Promise<DynamicHost> {
   const pulumiDir = options.pulumiDir ?? dirname(require.resolve("@pulumi/pulumi/package.json"));
   const load = (id: string) => require(require.resolve(id, { paths: [pulumiDir] }));
@@ -80,7 +92,7 @@ export async function startDynamicHost(options: {
 
   const started = performance.now();
   const child: ChildProcess = spawn(
-    process.execPath,
+    options.node ?? process.execPath,
     [options.entry ?? join(pulumiDir, "cmd/dynamic-provider"), options.engineAddress ?? "127.0.0.1:1"],
     {
       cwd: options.cwd,

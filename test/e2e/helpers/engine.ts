@@ -261,3 +261,27 @@ export function webhooksIn(checkpoint: Checkpoint): StateResource[] {
 
 /** Pulumi's own program folder for these tests. */
 export const PROGRAM_DIR = join(__dirname, "../program");
+
+/** A stack trace's line, or a source position, in anything printed: never shown unless SERVICE_DEBUG asks. */
+export const STACK_TRACE = /^\s+at \S|\.(ts|js|mjs|cjs):\d+/m;
+
+/**
+ * The last Diagnostics section of a command's output (an `up` prints its preview's first), by resource
+ * (`<type> (<name>)`): each message the engine shows for it, its continuation lines joined to it. A
+ * failure reported once is one message.
+ */
+export function diagnosticsOf(output: string): Map<string, string[]> {
+  const byResource = new Map<string, string[]>();
+  const sections = [...output.matchAll(/^Diagnostics:\n([\s\S]*?)(?=^\S|(?![\s\S]))/gm)];
+  const section = sections.at(-1)?.[1] ?? "";
+  let messages: string[] | undefined;
+  for (const line of section.split("\n")) {
+    const resource = /^ {2}(\S.*):$/.exec(line)?.[1];
+    if (resource !== undefined) {
+      messages = byResource.get(resource) ?? [];
+      byResource.set(resource, messages);
+    } else if (/^ {4}\S/.test(line)) messages?.push(line.trim());
+    else if (/^ {5,}\S/.test(line) && messages?.length) messages[messages.length - 1] += `\n${line.trim()}`;
+  }
+  return byResource;
+}

@@ -4,8 +4,9 @@ Shaped by stack configuration, as the TypeScript e2e program is:
 - host (required), webhookSecret (secret, required), filesDir (the folder served as https://<host>/);
 - secretVia: how the webhook secret is given (config, or "secret"/"plain" from PLANTED_SECRET_KEY);
 - domain: false to declare no Domain (the host is registered already);
-- webhooks: a JSON list of {"name", "kind"?, "channel"?, "deleteBeforeReplace"?} (default: one named
-  "orders").
+- webhooks: a JSON list of {"name", "kind"?, "channel"?, "deleteBeforeReplace"?, "host"?, "afterDomain"?}
+  (default: one named "orders"): a webhook on another host than the Domain's, with afterDomain false, is
+  created beside the Domain.
 """
 import json
 import os
@@ -35,12 +36,12 @@ domain = (
 webhooks = [
     service.Webhook(
         hook["name"],
-        endpoint=f"https://{host}/service/events",
+        endpoint=f"https://{hook.get('host', host)}/service/events",
         secret_key=secret_key,
         channel=hook.get("channel", hook["name"]),
         filters=[service.WebhookFilterArgs(key="activity.name", value=hook.get("kind", "authentication"))],
         opts=pulumi.ResourceOptions(
-            depends_on=[domain] if domain else [],
+            depends_on=[domain] if domain and hook.get("afterDomain", True) else [],
             delete_before_replace=hook.get("deleteBeforeReplace"),
         ),
     )

@@ -1,0 +1,83 @@
+/**
+ * The edge between a declared resource's lifecycle and the engine. Both front doors call through it (the
+ * dynamic-provider host through the runtime contract, the provider plugin through CustomResource), so each
+ * failure leaves this package the same way: one message, advice that fits the command that ran, no stack
+ * trace unless asked for (errors/host-echo.ts).
+ */
+import { noteProgramCall, servingSavedState } from "./call-origin";
+import { type SavedStateCommand, savedStateAdvice } from "./errors/advice";
+import { AuthenticationError, readvised, WebhooksNotEnabledError } from "./errors/api";
+import { asReported, expectHostEcho } from "./errors/host-echo";
+import { stackSettings } from "./lifecycle-kit/stack-config";
+import type { ResourceLifecycle, ResourceProps } from "./resource-lifecycle";
+
+/** The command that reads or deletes without a program: `refresh` for a Read, `destroy` for a Delete. */
+const COMMAND_OF: Readonly<Record<"read" | "remove", SavedStateCommand>> = {
+  read: "pulumi refresh",
+  remove: "pulumi destroy",
+};
+
+/** Whether `props` are stored state, not the empty properties of `pulumi import` reading by id. */
+const isStored = (props: ResourceProps) => Object.keys(props).some((key) => key !== "__provider");
+
+/** Where the token of a resource's client came from: its own `connection`, or the stack's configuration. */
+function tokenSource(props: ResourceProps): "connection" | "config" | undefined {
+  const connection = props.connection as { token?: unknown } | undefined;
+  if (typeof connection?.token === "string") return "connection";
+  return stackSettings().token === undefined ? undefined : "config";
+}
+
+/**
+ * A refused token, on a Read or Delete of a process that serves saved state (call-origin.ts), advised for
+ * that case: fixing the config alone changes nothing for `destroy` and `refresh`, which keep using what the
+ * last update saved until they run with `--run-program`.
+ */
+function forSavedState(error: unknown, method: "read" | "remove", props: ResourceProps): unknown {
+  if (!(error instanceof AuthenticationError || error instanceof WebhooksNotEnabledError)) return error;
+  if (!servingSavedState() || !isStored(props)) return error;
+  const source = tokenSource(props);
+  return source === undefined ? error : readvised(error, savedStateAdvice(COMMAND_OF[method], source));
+}
+
+/**
+ * Runs one lifecycle call and hands its failure on as reported. Check, Diff, Read and Delete failures are
+ * also printed by the dynamic-provider host, whose copy is dropped; Create and Update failures are not.
+ */
+async function reported<T>(
+  call: () => Promise<T>,
+  options: { echoed: boolean; advise?: (error: unknown) => unknown },
+): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    const surfaced = asReported(options.advise ? options.advise(error) : error);
+    if (options.echoed) expectHostEcho(surfaced);
+    throw surfaced;
+  }
+}
+
+/** Calls that only a running program causes: they say this process is not serving saved state. */
+function fromProgram<T>(call: () => Promise<T>, echoed: boolean): Promise<T> {
+  noteProgramCall();
+  return reported(call, { echoed });
+}
+
+/** `lifecycle` with every call going through this edge. */
+export function atEngineEdge(lifecycle: ResourceLifecycle): ResourceLifecycle {
+  return {
+    check: (olds, news) => fromProgram(() => lifecycle.check(olds, news), true),
+    diff: (id, olds, news) => fromProgram(() => lifecycle.diff(id, olds, news), true),
+    create: (props) => fromProgram(() => lifecycle.create(props), false),
+    update: (id, olds, news) => fromProgram(() => lifecycle.update(id, olds, news), false),
+    read: (id, props) =>
+      reported(() => lifecycle.read(id, props), {
+        echoed: true,
+        advise: (error) => forSavedState(error, "read", props),
+      }),
+    remove: (id, props) =>
+      reported(() => lifecycle.remove(id, props), {
+        echoed: true,
+        advise: (error) => forSavedState(error, "remove", props),
+      }),
+  };
+}
