@@ -65,7 +65,7 @@ function fromProgram<T>(call: () => Promise<T>, echoed: boolean): Promise<T> {
 /** `lifecycle` with every call going through this edge. */
 export function atEngineEdge(lifecycle: ResourceLifecycle): ResourceLifecycle {
   return {
-    check: (olds, news) => fromProgram(() => lifecycle.check(olds, news), true),
+    check: (olds, news, context) => fromProgram(() => lifecycle.check(olds, news, context), true),
     diff: (id, olds, news) => fromProgram(() => lifecycle.diff(id, olds, news), true),
     create: (props) => fromProgram(() => lifecycle.create(props), false),
     update: (id, olds, news) => fromProgram(() => lifecycle.update(id, olds, news), false),
