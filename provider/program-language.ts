@@ -56,7 +56,7 @@ export function setProgramLanguage(language: ProgramLanguage | undefined): void 
 }
 
 /** The language of a Pulumi.yaml `runtime` name, or undefined for a runtime this package has no SDK for. */
-export function languageOfRuntime(runtime: string): ProgramLanguage | undefined {
+function languageOfRuntime(runtime: string): ProgramLanguage | undefined {
   return LANGUAGES.find((language) => language === runtime.trim().toLowerCase());
 }
 

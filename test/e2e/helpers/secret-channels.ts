@@ -73,7 +73,7 @@ export function expectNoneHolds(channels: readonly string[], planted: readonly s
 }
 
 /** Too short for API 2.0 (16 to 256 characters), and unlike anything else a command prints. */
-export const SHORT_SECRET = "Zq7tooShrt";
+const SHORT_SECRET = "Zq7tooShrt";
 
 /**
  * The scenario for one way of giving the secret: a secret too short fails `pulumi preview` and `pulumi up`
