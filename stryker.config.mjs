@@ -11,7 +11,7 @@ export default {
   testRunner: "vitest",
   vitest: { configFile: "vitest.mutation.config.mts", related: false },
   mutate: [
-    "provider/api/**/*.ts",
+    "contract/**/*.ts",
     "provider/client/**/*.ts",
     "provider/context/**/*.ts",
     "provider/errors/**/*.ts",

@@ -1,6 +1,6 @@
-export { LANGUAGES } from "./api/languages";
-export type { AcceptLanguage, ConnectionInput } from "./api/shapes";
-export { API_VERSIONS, type ApiVersion } from "./api/versions";
+export { LANGUAGES } from "../contract/languages";
+export type { AcceptLanguage, ConnectionInput } from "../contract/shapes";
+export { API_VERSIONS, type ApiVersion } from "../contract/versions";
 export { type ClientOptions, ServiceClient } from "./client/index";
 export { Domain, type DomainArgs } from "./domain/component";
 export {

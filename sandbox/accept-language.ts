@@ -1,4 +1,4 @@
-import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "../provider/api/languages";
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "../contract/languages";
 import { HttpError } from "./http-errors";
 
 /**

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
-import { hostnameOf, isLoopback } from "../provider/api/loopback";
+import { hostnameOf, isLoopback } from "../contract/loopback";
 import { ADMIN_TOKEN_HEADER, type AdminAccess } from "./admin-token";
 import type { SandboxEnv } from "./context";
 import { HttpError } from "./http-errors";

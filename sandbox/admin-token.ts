@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { hostnameOf, isLoopback } from "../provider/api/loopback";
+import { hostnameOf, isLoopback } from "../contract/loopback";
 
 /** Who may use the admin routes. */
 export interface AdminAccess {

@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
-import { toRouterPath } from "../provider/api/path";
-import { ROUTES, type Route, type RouteName } from "../provider/api/routes";
+import { toRouterPath } from "../contract/path";
+import { ROUTES, type Route, type RouteName } from "../contract/routes";
 import { negotiateLanguage } from "./accept-language";
 import { adminGuard } from "./admin-guard";
 import { appendBounded } from "./bounded-log";

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
-import { hostnameOf, isLoopback } from "../provider/api/loopback";
+import { hostnameOf, isLoopback } from "../contract/loopback";
 import { ADMIN_TOKEN_HEADER, DEFAULT_PORT, DEMO_TOKEN, startSandbox } from "./index";
 import { stopWithLauncher } from "./launcher-watch";
 

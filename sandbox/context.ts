@@ -1,9 +1,9 @@
 import type { HttpBindings } from "@hono/node-server";
 import type { z } from "zod";
-import { readableIssue } from "../provider/api/issues";
-import type { Language } from "../provider/api/languages";
-import { formatPath } from "../provider/api/path";
-import type { ApiVersion } from "../provider/api/versions";
+import { readableIssue } from "../contract/issues";
+import type { Language } from "../contract/languages";
+import { formatPath } from "../contract/path";
+import type { ApiVersion } from "../contract/versions";
 import type { AdminAccess } from "./admin-token";
 import type { AppUsers } from "./app-users";
 import type { SandboxClock } from "./clock";

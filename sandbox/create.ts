@@ -1,4 +1,4 @@
-import { hostnameOf } from "../provider/api/loopback";
+import { hostnameOf } from "../contract/loopback";
 import { ConfigurationError } from "../provider/errors/base";
 import { createSandboxApp } from "./app";
 import { AppUsers } from "./app-users";

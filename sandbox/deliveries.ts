@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { resolveHost } from "../provider/api/domains/hosts";
+import { resolveHost } from "../contract/domains/hosts";
 import { appendBounded } from "./bounded-log";
 import type { SandboxClock } from "./clock";
 import { lookup } from "./item-path";

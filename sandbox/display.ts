@@ -1,4 +1,4 @@
-import type { Language } from "../provider/api/languages";
+import type { Language } from "../contract/languages";
 import { ID_DISPLAYS, type Localized } from "./catalog";
 
 /**

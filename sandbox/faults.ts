@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ROUTES } from "../provider/api/routes";
-import { exactly } from "../provider/api/shapes";
+import { ROUTES } from "../contract/routes";
+import { exactly } from "../contract/shapes";
 import type { FaultSpec as FaultShape } from "./shapes";
 
 /** A fault to arm: which requests it hits, how many times, and what it does to them. */

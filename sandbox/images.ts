@@ -1,4 +1,4 @@
-import { IMAGE_URL_LIFETIME_SECONDS, type ImageRequest, imageForm } from "../provider/api/sessions/requests";
+import { IMAGE_URL_LIFETIME_SECONDS, type ImageRequest, imageForm } from "../contract/sessions/requests";
 import type { SandboxClock } from "./clock";
 import type { Signer } from "./signer";
 

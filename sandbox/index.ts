@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { DEFAULT_BASE_URL } from "../provider/api/default-base-url";
+import { DEFAULT_BASE_URL } from "../contract/default-base-url";
 import { ADMIN_TOKEN_ENV, ADMIN_TOKEN_HEADER, resolveAdminToken } from "./admin-token";
 import { ManualClock, realClock, type SandboxClock } from "./clock";
 import { createSandbox, type SandboxApp, type SandboxAppOptions, type SandboxControls } from "./create";

@@ -1,4 +1,4 @@
-import { controlCharacterProblem } from "../provider/api/text";
+import { controlCharacterProblem } from "../contract/text";
 import type { FieldProblem } from "../provider/errors/api";
 
 /**

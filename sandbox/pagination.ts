@@ -1,4 +1,4 @@
-import { listPageBodySchema } from "../provider/api/pages";
+import { listPageBodySchema } from "../contract/pages";
 import { type ApiCall, parseWith } from "./context";
 import { invalid } from "./http-errors";
 

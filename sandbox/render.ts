@@ -1,6 +1,6 @@
-import type { Language } from "../provider/api/languages";
-import { type ApiVersion, VERSION_TRAITS } from "../provider/api/versions";
-import { toWireFilters } from "../provider/api/webhooks/requests";
+import type { Language } from "../contract/languages";
+import { type ApiVersion, VERSION_TRAITS } from "../contract/versions";
+import { toWireFilters } from "../contract/webhooks/requests";
 import { localize, timestamp } from "./display";
 import type { DomainRecord, SessionRecord, WebhookRecord } from "./store";
 

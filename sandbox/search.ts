@@ -1,11 +1,11 @@
-import type { SessionKind } from "../provider/api/kinds";
+import type { SessionKind } from "../contract/kinds";
 import {
   canonicalText,
   filterValues,
   isTextFieldKey,
   type SearchBody,
   type SearchFilter,
-} from "../provider/api/sessions/requests";
+} from "../contract/sessions/requests";
 import type { ApiCall, SandboxContext } from "./context";
 import { lookup } from "./item-path";
 import type { Ordering } from "./pagination";

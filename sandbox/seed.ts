@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { REQUESTS_PER_SECOND } from "../provider/api/limits";
-import { exactly, exactlyInput } from "../provider/api/shapes";
+import { REQUESTS_PER_SECOND } from "../contract/limits";
+import { exactly, exactlyInput } from "../contract/shapes";
 import type * as Shapes from "./shapes";
 
 /** The sandbox's tunables: every value the spec leaves "not shown", each with a documented default. */

@@ -1,6 +1,6 @@
-import { fillPath } from "../provider/api/path";
-import { ROUTES, VERSIONED } from "../provider/api/routes";
-import type { ImageRequest } from "../provider/api/sessions/requests";
+import { fillPath } from "../contract/path";
+import { ROUTES, VERSIONED } from "../contract/routes";
+import type { ImageRequest } from "../contract/sessions/requests";
 import type { ApiCall, SandboxContext } from "./context";
 import { localize } from "./display";
 import { renderImages } from "./images";

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { SESSION_KINDS, type SessionKind } from "../provider/api/kinds";
-import { DEFAULT_LANGUAGE } from "../provider/api/languages";
-import { exactlyInput } from "../provider/api/shapes";
+import { SESSION_KINDS, type SessionKind } from "../contract/kinds";
+import { DEFAULT_LANGUAGE } from "../contract/languages";
+import { exactlyInput } from "../contract/shapes";
 import { parseWith, type SandboxContext } from "./context";
 import { matches } from "./deliveries";
 import { timestamp } from "./display";

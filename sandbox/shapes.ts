@@ -4,7 +4,7 @@
  * two cannot drift; this module imports no zod, so that a consumer's compiler never reads zod's
  * declarations.
  */
-import type { SessionKind } from "../provider/api/kinds";
+import type { SessionKind } from "../contract/kinds";
 
 /** The sandbox's tunables: every value the spec leaves "not shown", each with a documented default. */
 export interface Settings {

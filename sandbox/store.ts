@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { SessionKind } from "../provider/api/kinds";
-import type { Language } from "../provider/api/languages";
-import { MAX_ACTIVE_WEBHOOKS } from "../provider/api/limits";
-import type { ApiVersion } from "../provider/api/versions";
-import type { CanonicalFilter } from "../provider/api/webhooks/shapes";
+import type { SessionKind } from "../contract/kinds";
+import type { Language } from "../contract/languages";
+import { MAX_ACTIVE_WEBHOOKS } from "../contract/limits";
+import type { ApiVersion } from "../contract/versions";
+import type { CanonicalFilter } from "../contract/webhooks/shapes";
 import type { SandboxClock } from "./clock";
 import { HttpError, invalid, notFound } from "./http-errors";
 import type { Seed, Settings } from "./shapes";

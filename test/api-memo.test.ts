@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { memoize } from "../provider/api/memo";
+import { memoize } from "../contract/memo";
 
 /** The request schemas are built once per version and kind: memoize is what guarantees it. */
 describe("memoize", () => {

@@ -1,6 +1,6 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fillPath, toRouterPath } from "../provider/api/path";
+import { fillPath, toRouterPath } from "../contract/path";
 import { ConfigurationError } from "../provider/errors/base";
 
 /**

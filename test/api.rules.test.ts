@@ -4,14 +4,14 @@
  */
 
 import { describe, expect, it } from "vitest";
-import { AcceptLanguage, ApiVersionSchema, BaseUrl, ConnectionInput } from "../provider/api/connection";
-import { Domain } from "../provider/api/domains/answers";
-import { hostnameProblem } from "../provider/api/domains/requests";
-import { formatPath } from "../provider/api/path";
-import { ROUTES } from "../provider/api/routes";
-import { controlCharacterProblem, safeString } from "../provider/api/text";
-import { Webhook } from "../provider/api/webhooks/answers";
-import { endpointProblem, filtersSchema, webhookCreateBodySchema } from "../provider/api/webhooks/requests";
+import { AcceptLanguage, ApiVersionSchema, BaseUrl, ConnectionInput } from "../contract/connection";
+import { Domain } from "../contract/domains/answers";
+import { hostnameProblem } from "../contract/domains/requests";
+import { formatPath } from "../contract/path";
+import { ROUTES } from "../contract/routes";
+import { controlCharacterProblem, safeString } from "../contract/text";
+import { Webhook } from "../contract/webhooks/answers";
+import { endpointProblem, filtersSchema, webhookCreateBodySchema } from "../contract/webhooks/requests";
 import { domainRecord } from "../provider/domain/wire";
 import { ownerOf, webhookRecord } from "../provider/webhook/wire";
 

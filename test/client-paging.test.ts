@@ -125,7 +125,7 @@ describe("paging", () => {
   });
 });
 
-/** Webhook and domain listings check their page body with the shared page rule (api/pages.ts). */
+/** Webhook and domain listings check their page body with the shared page rule (contract/pages.ts). */
 const world = useClientSandbox();
 
 describe("webhook and domain listings", () => {

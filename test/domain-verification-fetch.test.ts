@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { resolveHost } from "../provider/api/domains/hosts";
+import { resolveHost } from "../contract/domains/hosts";
 import {
   VERIFICATION_PATH_PATTERN,
   verificationKey,
   verificationUrl,
-} from "../provider/api/domains/verification";
-import { describeObservation, fetchVerificationFile } from "../provider/api/domains/verification-fetch";
+} from "../contract/domains/verification";
+import { describeObservation, fetchVerificationFile } from "../contract/domains/verification-fetch";
 
 import { scripted, useScriptedServers } from "./helpers/scripted-server";
 

@@ -12,7 +12,7 @@
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import * as fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
-import { FORM_FACTORS } from "../provider/api/webhooks/requests";
+import { FORM_FACTORS } from "../contract/webhooks/requests";
 import { ProcessContext, setProcessContext } from "../provider/context/process";
 import { clientFor } from "../provider/lifecycle-kit/clients";
 import { withCommonMembers } from "../provider/lifecycle-kit/common-members";

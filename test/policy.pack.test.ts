@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_ACTIVE_WEBHOOKS } from "../provider/api/limits";
+import { MAX_ACTIVE_WEBHOOKS } from "../contract/limits";
 import {
   type Analyzer,
   probeStacks,

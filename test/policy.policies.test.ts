@@ -1,7 +1,7 @@
 import type { ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import { describe, expect, it } from "vitest";
-import { MAX_ACTIVE_WEBHOOKS } from "../provider/api/limits";
-import { FORM_FACTORS } from "../provider/api/webhooks/requests";
+import { MAX_ACTIVE_WEBHOOKS } from "../contract/limits";
+import { FORM_FACTORS } from "../contract/webhooks/requests";
 import { UNKNOWN } from "../provider/lifecycle-kit/unknowns";
 import { servicePolicies } from "../provider/policy/index";
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_ACTIVE_WEBHOOKS } from "../provider/api/limits";
+import { MAX_ACTIVE_WEBHOOKS } from "../contract/limits";
 import { UNKNOWN } from "../provider/lifecycle-kit/unknowns";
 import { analyzedResource } from "../provider/policy/analyzed";
 import {

@@ -5,7 +5,7 @@ import {
   FingerprintItemV1Schema,
   FingerprintItemV2Schema,
   ItemWarningSchema,
-} from "../provider/api/sessions/item-answers";
+} from "../contract/sessions/item-answers";
 import {
   createLambdaHandler,
   createNodeHandler,

@@ -1,9 +1,9 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hostnameProblem } from "../provider/api/domains/requests";
-import { controlCharacterProblem, safeString } from "../provider/api/text";
-import { API_VERSIONS, VERSION_TRAITS } from "../provider/api/versions";
-import { endpointProblem, filtersSchema, secretKeySchema } from "../provider/api/webhooks/requests";
+import { hostnameProblem } from "../contract/domains/requests";
+import { controlCharacterProblem, safeString } from "../contract/text";
+import { API_VERSIONS, VERSION_TRAITS } from "../contract/versions";
+import { endpointProblem, filtersSchema, secretKeySchema } from "../contract/webhooks/requests";
 import { check } from "../provider/webhook/plan";
 import { failureOn } from "./helpers/check-failures";
 import { HOST, webhookArgs } from "./helpers/fixtures";

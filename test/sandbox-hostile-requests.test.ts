@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ROUTES } from "../provider/api/routes";
+import { ROUTES } from "../contract/routes";
 import { ServiceClient } from "../provider/client/index";
 import { MAX_BODY_BYTES } from "../sandbox/index";
 import { HOOKS_TOKEN } from "./helpers/fixtures";

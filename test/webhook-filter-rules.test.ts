@@ -1,7 +1,7 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SESSION_KINDS } from "../provider/api/kinds";
-import { API_VERSIONS } from "../provider/api/versions";
+import { SESSION_KINDS } from "../contract/kinds";
+import { API_VERSIONS } from "../contract/versions";
 import {
   canonicalFilters,
   FILTER_KEYS,
@@ -10,8 +10,8 @@ import {
   filtersSchema,
   sameFilters,
   toWireFilters,
-} from "../provider/api/webhooks/requests";
-import type { CanonicalFilter } from "../provider/api/webhooks/shapes";
+} from "../contract/webhooks/requests";
+import type { CanonicalFilter } from "../contract/webhooks/shapes";
 
 /**
  * Diff compares filter lists through canonicalFilters, and create sends toWireFilters of the canonical

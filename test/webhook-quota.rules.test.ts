@@ -4,7 +4,7 @@
  */
 import * as fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
-import { MAX_ACTIVE_WEBHOOKS } from "../provider/api/limits";
+import { MAX_ACTIVE_WEBHOOKS } from "../contract/limits";
 import { ProcessContext, setProcessContext } from "../provider/context/process";
 import { organizationKey } from "../provider/lifecycle-kit/organization";
 import {

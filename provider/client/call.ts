@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { ROUTES, type RouteName } from "../api/routes";
-import type { ApiVersion } from "../api/versions";
+import { ROUTES, type RouteName } from "../../contract/routes";
+import type { ApiVersion } from "../../contract/versions";
 import type { RequestInfo } from "../errors/base";
 
 /** One request, as the client's methods describe it to the client's single request pipeline. */

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { readableIssue } from "../api/issues";
-import { formatPath } from "../api/path";
+import { readableIssue } from "../../contract/issues";
+import { formatPath } from "../../contract/path";
 import type { RequestInfo } from "../errors/base";
 import { RequestValidationError } from "./validation";
 

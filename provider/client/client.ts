@@ -4,8 +4,8 @@ import type {
   DomainRegistrationStart,
   FinishDomainRegistrationBody,
   StartDomainRegistrationBody,
-} from "../api/domains/shapes";
-import type * as Integration from "../api/integrations/shapes";
+} from "../../contract/domains/shapes";
+import type * as Integration from "../../contract/integrations/shapes";
 import type {
   AuthenticationItem,
   FingerprintItem,
@@ -16,10 +16,10 @@ import type {
   ServiceIdPage,
   ServiceIdSearch,
   SessionSearch,
-} from "../api/sessions/shapes";
-import type { StatusOk } from "../api/shapes";
-import type { ApiVersion } from "../api/versions";
-import type { Webhook, WebhookCreateBody } from "../api/webhooks/shapes";
+} from "../../contract/sessions/shapes";
+import type { StatusOk } from "../../contract/shapes";
+import type { ApiVersion } from "../../contract/versions";
+import type { Webhook, WebhookCreateBody } from "../../contract/webhooks/shapes";
 import type { Clock } from "../context/clock";
 import { ConfigurationError } from "../errors/base";
 import { isUnsupportedNode, nodeTooOld } from "../node-version";

@@ -1,22 +1,22 @@
-export { DEFAULT_BASE_URL } from "../api/default-base-url";
+export { DEFAULT_BASE_URL } from "../../contract/default-base-url";
 export type {
   Domain,
   DomainRegistrationStart,
   FinishDomainRegistrationBody,
   StartDomainRegistrationBody,
-} from "../api/domains/shapes";
-export type * from "../api/integrations/shapes";
-export type * from "../api/sessions/item-shapes";
-export { isAuthentication, isFingerprint } from "../api/sessions/item-shapes";
-export type * from "../api/sessions/shapes";
-export type { AcceptLanguage, ApiVersion, ConnectionInput, StatusOk, Timestamp } from "../api/shapes";
+} from "../../contract/domains/shapes";
+export type * from "../../contract/integrations/shapes";
+export type * from "../../contract/sessions/item-shapes";
+export { isAuthentication, isFingerprint } from "../../contract/sessions/item-shapes";
+export type * from "../../contract/sessions/shapes";
+export type { AcceptLanguage, ApiVersion, ConnectionInput, StatusOk, Timestamp } from "../../contract/shapes";
 export type {
   Webhook,
   WebhookCreateBody,
   WebhookEndpoint,
   WireFilter,
   WireOwner,
-} from "../api/webhooks/shapes";
+} from "../../contract/webhooks/shapes";
 export type { Clock } from "../context/clock";
 export * from "../errors/index";
 export { ServiceClient } from "./client";

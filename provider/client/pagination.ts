@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import { listPageBodySchema } from "../api/pages";
-import type { RouteName } from "../api/routes";
-import type { ApiVersion } from "../api/versions";
+import { listPageBodySchema } from "../../contract/pages";
+import type { RouteName } from "../../contract/routes";
+import type { ApiVersion } from "../../contract/versions";
 import type { RequestInfo } from "../errors/base";
 import { ResponseValidationError } from "../errors/transport";
 import { type Requester, routeInfo } from "./call";

@@ -1,7 +1,7 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
-import { fillPath } from "../api/path";
-import { ROUTES, type RouteName } from "../api/routes";
+import { fillPath } from "../../contract/path";
+import { ROUTES, type RouteName } from "../../contract/routes";
 import type { Clock } from "../context/clock";
 import { redact } from "../context/process";
 import { START_SANDBOX } from "../errors/advice";

@@ -1,6 +1,6 @@
 /** What `pulumi up`, `refresh` and `destroy` run for a DomainRegistration (start_registration). */
 
-import { verificationKey } from "../api/domains/verification";
+import { verificationKey } from "../../contract/domains/verification";
 import { AmbiguousRequestError } from "../errors/transport";
 import { clientFor } from "../lifecycle-kit/clients";
 import { withCommonMembers } from "../lifecycle-kit/common-members";

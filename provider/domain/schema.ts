@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { AcceptLanguage, ConnectionInput } from "../api/connection";
-import { Hostname } from "../api/domains/requests";
+import { AcceptLanguage, ConnectionInput } from "../../contract/connection";
+import { Hostname } from "../../contract/domains/requests";
 import type { FieldAdvice } from "../lifecycle-kit/check";
 import { COMMON_NEXT_STEPS, COMMON_QUOTED } from "../lifecycle-kit/field-advice";
 

@@ -1,6 +1,6 @@
 /** What `pulumi up`, `refresh` and `destroy` run for a DomainVerification (finish_registration). */
 
-import { fetchVerificationFile, type Observation } from "../api/domains/verification-fetch";
+import { fetchVerificationFile, type Observation } from "../../contract/domains/verification-fetch";
 import type { ServiceClient } from "../client/client";
 import { contextKey, processContext, rememberSecret } from "../context/process";
 import { ConflictError, InvalidRequestError, RateLimitError } from "../errors/api";

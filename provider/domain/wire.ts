@@ -1,5 +1,5 @@
-import type { Domain } from "../api/domains/shapes";
-import type { Timestamp } from "../api/shapes";
+import type { Domain } from "../../contract/domains/shapes";
+import type { Timestamp } from "../../contract/shapes";
 import type { ServiceClient } from "../client/client";
 import * as Listings from "../lifecycle-kit/listings";
 import { type Owner, ownerOf } from "../webhook/wire";

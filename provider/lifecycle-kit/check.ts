@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { readableIssue } from "../api/issues";
-import { formatPath } from "../api/path";
+import { readableIssue } from "../../contract/issues";
+import { formatPath } from "../../contract/path";
 import { programLanguage, propertyName } from "../program-language";
 import { knownMembers } from "./unknowns";
 

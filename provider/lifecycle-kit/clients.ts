@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { AcceptLanguage, ConnectionInput } from "../api/shapes";
-import type { ApiVersion } from "../api/versions";
+import type { AcceptLanguage, ConnectionInput } from "../../contract/shapes";
+import type { ApiVersion } from "../../contract/versions";
 import { ServiceClient } from "../client/client";
 import { type ClientOptions, resolveOptions } from "../client/config";
 import { LimiterRegistry } from "../client/limiter";

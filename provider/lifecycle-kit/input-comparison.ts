@@ -5,10 +5,10 @@
  * secret. Each kind of input has one comparison, here, and every resource's `diff` lists its inputs by
  * kind and asks `changedInputs` which of them changed.
  */
-import { DEFAULT_BASE_URL } from "../api/default-base-url";
-import { DEFAULT_LANGUAGE } from "../api/languages";
-import type { FilterInput } from "../api/webhooks/requests";
-import { canonicalFilters } from "../api/webhooks/requests";
+import { DEFAULT_BASE_URL } from "../../contract/default-base-url";
+import { DEFAULT_LANGUAGE } from "../../contract/languages";
+import type { FilterInput } from "../../contract/webhooks/requests";
+import { canonicalFilters } from "../../contract/webhooks/requests";
 import { ENV } from "../client/config";
 import { secretMatches } from "./secret-hash";
 import { stackSettings } from "./stack-config";

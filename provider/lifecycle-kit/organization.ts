@@ -6,7 +6,7 @@
  * lives only in this process's memory, is never printed, and means nothing in another process.
  */
 import { randomBytes } from "node:crypto";
-import { DEFAULT_BASE_URL } from "../api/default-base-url";
+import { DEFAULT_BASE_URL } from "../../contract/default-base-url";
 import { credentialsOf } from "../client/config";
 import { contextKey, processContext } from "../context/process";
 import { hashSecret } from "./secret-hash";

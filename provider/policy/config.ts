@@ -1,9 +1,9 @@
 import type { PolicyConfigSchema } from "@pulumi/policy";
 import { z } from "zod";
-import { Hostname } from "../api/domains/requests";
-import { MAX_ACTIVE_WEBHOOKS } from "../api/limits";
-import { formatPath } from "../api/path";
-import { FORM_FACTORS } from "../api/webhooks/requests";
+import { Hostname } from "../../contract/domains/requests";
+import { MAX_ACTIVE_WEBHOOKS } from "../../contract/limits";
+import { formatPath } from "../../contract/path";
+import { FORM_FACTORS } from "../../contract/webhooks/requests";
 import { OPTIONAL_FILTER_KEYS } from "./rules";
 
 /**

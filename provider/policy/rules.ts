@@ -1,4 +1,4 @@
-import { FILTER_KEYS } from "../api/webhooks/requests";
+import { FILTER_KEYS } from "../../contract/webhooks/requests";
 import {
   channelMessage,
   duplicateMessage,

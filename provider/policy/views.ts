@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { Hostname } from "../api/domains/requests";
-import { canonicalFilters } from "../api/webhooks/requests";
-import type { CanonicalFilter } from "../api/webhooks/shapes";
+import { Hostname } from "../../contract/domains/requests";
+import { canonicalFilters } from "../../contract/webhooks/requests";
+import type { CanonicalFilter } from "../../contract/webhooks/shapes";
 import { DOMAIN_COMPONENT_TYPE } from "../domain/declaration";
 import { containsUnknown } from "../lifecycle-kit/unknowns";
 import * as registry from "../registry";

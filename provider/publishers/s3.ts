@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { VERIFICATION_PATH_PATTERN } from "../api/domains/verification";
+import { VERIFICATION_PATH_PATTERN } from "../../contract/domains/verification";
 import type { Publisher } from "./publisher";
 
 /** Where `s3Publisher` puts the verification file. */

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { SESSION_KINDS } from "../api/kinds";
-import { SNAPSHOT_SCHEMAS } from "../api/sessions/item-answers";
-import type { Snapshot } from "../api/sessions/item-shapes";
-import { type ApiVersion, isApiVersion } from "../api/versions";
+import { SESSION_KINDS } from "../../contract/kinds";
+import { SNAPSHOT_SCHEMAS } from "../../contract/sessions/item-answers";
+import type { Snapshot } from "../../contract/sessions/item-shapes";
+import { type ApiVersion, isApiVersion } from "../../contract/versions";
 import { rememberSecret } from "../context/process";
 import { ConfigurationError } from "../errors/base";
 import { InvalidSignatureError, MalformedDeliveryError } from "../errors/receiver";

@@ -1,4 +1,4 @@
-import type { ApiVersion } from "../api/versions";
+import type { ApiVersion } from "../../contract/versions";
 import { checkReceiverOptions, type ReceiverOptions, receiveDelivery } from "./receive";
 
 /**

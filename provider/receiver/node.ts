@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ApiVersion } from "../api/versions";
+import type { ApiVersion } from "../../contract/versions";
 import { ConfigurationError } from "../errors/base";
 import { checkReceiverOptions, failureReporter, type ReceiverOptions, receiveDelivery } from "./receive";
 

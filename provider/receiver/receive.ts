@@ -1,5 +1,5 @@
-import type { Snapshot } from "../api/sessions/item-shapes";
-import type { ApiVersion } from "../api/versions";
+import type { Snapshot } from "../../contract/sessions/item-shapes";
+import type { ApiVersion } from "../../contract/versions";
 import { redact } from "../context/process";
 import { ConfigurationError } from "../errors/base";
 import { InvalidSignatureError, MalformedDeliveryError } from "../errors/receiver";

@@ -1,4 +1,4 @@
-import { VERSION_TRAITS } from "../api/versions";
+import { VERSION_TRAITS } from "../../contract/versions";
 import { ConfigurationError } from "../errors/base";
 
 /**

@@ -3,7 +3,7 @@
  * Creating and settling pending creates live in create.ts.
  */
 
-import { sameFilters } from "../api/webhooks/requests";
+import { sameFilters } from "../../contract/webhooks/requests";
 import { InvalidRequestError, NotFoundError } from "../errors/api";
 import { LifecycleError } from "../errors/lifecycle";
 import { AmbiguousRequestError } from "../errors/transport";

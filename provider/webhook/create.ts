@@ -5,7 +5,7 @@
  */
 
 import { randomUUID } from "node:crypto";
-import { MAX_ACTIVE_WEBHOOKS } from "../api/limits";
+import { MAX_ACTIVE_WEBHOOKS } from "../../contract/limits";
 import type { ServiceClient } from "../client/client";
 import { KeyedLock } from "../context/keyed-lock";
 import { contextKey, processContext } from "../context/process";

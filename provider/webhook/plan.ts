@@ -3,7 +3,7 @@
  * nothing the API needs, so the dynamic-provider host answers its first Check quickly.
  */
 
-import { isApiVersion } from "../api/versions";
+import { isApiVersion } from "../../contract/versions";
 import { rememberSecret } from "../context/process";
 
 import { type CheckFailure, checkFailure, checkInputs } from "../lifecycle-kit/check";

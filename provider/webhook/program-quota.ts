@@ -22,8 +22,8 @@
  * `--skip-preview`, the earlier ones may already be created.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { MAX_ACTIVE_WEBHOOKS } from "../api/limits";
-import type { ConnectionInput } from "../api/shapes";
+import { MAX_ACTIVE_WEBHOOKS } from "../../contract/limits";
+import type { ConnectionInput } from "../../contract/shapes";
 import { contextKey, processContext } from "../context/process";
 import { type CredentialSettings, organizationKey } from "../lifecycle-kit/organization";
 import { STACK_KEYS } from "../lifecycle-kit/stack-config";

@@ -18,7 +18,7 @@
  *
  * The dynamic-provider host does not pass the URN on, so a dynamic resource is never counted here.
  */
-import { MAX_ACTIVE_WEBHOOKS } from "../api/limits";
+import { MAX_ACTIVE_WEBHOOKS } from "../../contract/limits";
 import { contextKey, processContext } from "../context/process";
 import type { CheckFailure } from "../lifecycle-kit/check";
 import { type CredentialSettings, organizationKey } from "../lifecycle-kit/organization";

@@ -4,7 +4,7 @@
  * count and the way out, spelling resource options and properties in the program's language, and none
  * shows a credential: organizations are told apart by the Webhooks that share them.
  */
-import { MAX_ACTIVE_WEBHOOKS } from "../api/limits";
+import { MAX_ACTIVE_WEBHOOKS } from "../../contract/limits";
 import { optionSetting, type ProgramLanguage, programLanguage, spellProperty } from "../program-language";
 
 /** Names as a message lists them: `"a", "b" and "c"`. */

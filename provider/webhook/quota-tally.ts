@@ -5,7 +5,7 @@
  * and where, with no Pulumi and no API. The program's side (program-quota.ts) and the provider plugin's
  * side (plan.ts) each keep one tally per run.
  */
-import { MAX_ACTIVE_WEBHOOKS } from "../api/limits";
+import { MAX_ACTIVE_WEBHOOKS } from "../../contract/limits";
 
 /** One declared Webhook, as the tally counts it. */
 export interface Declared {

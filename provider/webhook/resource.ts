@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { AcceptLanguage, ConnectionInput } from "../api/shapes";
-import type { ApiVersion } from "../api/versions";
+import type { AcceptLanguage, ConnectionInput } from "../../contract/shapes";
+import type { ApiVersion } from "../../contract/versions";
 import { DYNAMIC_MODULE } from "../resource-declaration";
 import { withSecretConnection, withSecretOutputs } from "../resource-options";
 import { StoredProvider } from "../stored-provider";

@@ -1,17 +1,17 @@
 import { z } from "zod";
-import { AcceptLanguage, ApiVersionSchema, ConnectionInput } from "../api/connection";
-import { memoize } from "../api/memo";
-import { safeString } from "../api/text";
-import type { ApiVersion } from "../api/versions";
-import { WireFilter } from "../api/webhooks/answers";
+import { AcceptLanguage, ApiVersionSchema, ConnectionInput } from "../../contract/connection";
+import { memoize } from "../../contract/memo";
+import { safeString } from "../../contract/text";
+import type { ApiVersion } from "../../contract/versions";
+import { WireFilter } from "../../contract/webhooks/answers";
 import {
   canonicalFilters,
   endpointSchema,
   filtersSchema,
   secretKeySchema,
   toWireFilters,
-} from "../api/webhooks/requests";
-import type { CanonicalFilter } from "../api/webhooks/shapes";
+} from "../../contract/webhooks/requests";
+import type { CanonicalFilter } from "../../contract/webhooks/shapes";
 import type { FieldAdvice } from "../lifecycle-kit/check";
 import { COMMON_NEXT_STEPS, COMMON_QUOTED } from "../lifecycle-kit/field-advice";
 

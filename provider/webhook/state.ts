@@ -1,7 +1,7 @@
 /** How a Webhook's inputs, the service's answers and the stored state map onto each other. */
 
-import { type ApiVersion, isApiVersion } from "../api/versions";
-import { canonicalFilters, toWireFilters } from "../api/webhooks/requests";
+import { type ApiVersion, isApiVersion } from "../../contract/versions";
+import { canonicalFilters, toWireFilters } from "../../contract/webhooks/requests";
 import type { ServiceClient } from "../client/client";
 import { withCommonMembers } from "../lifecycle-kit/common-members";
 import { credentialsHash, recordedCredentials } from "../lifecycle-kit/ownership";

@@ -1,5 +1,5 @@
-import type { Timestamp } from "../api/shapes";
-import type { Webhook, WebhookCreateBody, WireFilter, WireOwner } from "../api/webhooks/shapes";
+import type { Timestamp } from "../../contract/shapes";
+import type { Webhook, WebhookCreateBody, WireFilter, WireOwner } from "../../contract/webhooks/shapes";
 import type { ServiceClient } from "../client/client";
 import * as Listings from "../lifecycle-kit/listings";
 import type { WebhookInputs } from "./schema";

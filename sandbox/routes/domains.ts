@@ -1,10 +1,10 @@
 import {
   FinishRegistrationBody as FinishBody,
   StartRegistrationBody as StartBody,
-} from "../../provider/api/domains/requests";
-import { verificationUrl } from "../../provider/api/domains/verification";
-import { describeObservation, fetchVerificationFile } from "../../provider/api/domains/verification-fetch";
-import type { RouteName } from "../../provider/api/routes";
+} from "../../contract/domains/requests";
+import { verificationUrl } from "../../contract/domains/verification";
+import { describeObservation, fetchVerificationFile } from "../../contract/domains/verification-fetch";
+import type { RouteName } from "../../contract/routes";
 import { type ApiCall, type ApiHandler, parseWith, type SandboxContext } from "../context";
 import { HttpError, invalid } from "../http-errors";
 import { listEnvelope } from "../pagination";

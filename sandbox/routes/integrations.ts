@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { AuthorizeUserBody, LoginVoucherBody } from "../../provider/api/integrations/requests";
-import type { RouteName } from "../../provider/api/routes";
+import { AuthorizeUserBody, LoginVoucherBody } from "../../contract/integrations/requests";
+import type { RouteName } from "../../contract/routes";
 import { BRANDS, CATEGORIES, MATERIALS } from "../catalog";
 import { type ApiHandler, parseWith } from "../context";
 import { localize } from "../display";

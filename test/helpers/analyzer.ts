@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import type * as PolicyModule from "@pulumi/policy";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
-import { MAX_ACTIVE_WEBHOOKS } from "../../provider/api/limits";
+import { MAX_ACTIVE_WEBHOOKS } from "../../contract/limits";
 import * as registry from "../../provider/registry";
 import { HOOKS_TOKEN, HOST, SECRET } from "./fixtures";
 

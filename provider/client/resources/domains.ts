@@ -1,13 +1,13 @@
-import { ListEnvelope, StatusOk } from "../../api/answers";
-import * as Answers from "../../api/domains/answers";
-import { FinishRegistrationBody, StartRegistrationBody } from "../../api/domains/requests";
+import { ListEnvelope, StatusOk } from "../../../contract/answers";
+import * as Answers from "../../../contract/domains/answers";
+import { FinishRegistrationBody, StartRegistrationBody } from "../../../contract/domains/requests";
 import type {
   Domain,
   DomainRegistrationStart,
   FinishDomainRegistrationBody,
   StartDomainRegistrationBody,
-} from "../../api/domains/shapes";
-import { VERSIONED } from "../../api/routes";
+} from "../../../contract/domains/shapes";
+import { VERSIONED } from "../../../contract/routes";
 import { rememberSecret } from "../../context/process";
 import { type Requester, routeInfo } from "../call";
 import { checkRequest } from "../check";

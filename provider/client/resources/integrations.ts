@@ -3,8 +3,8 @@ import {
   AuthorizedUserSchema,
   LoginVoucherSchema,
   SupportedBrandsSchema,
-} from "../../api/integrations/answers";
-import { AuthorizeUserBody, LoginVoucherBody } from "../../api/integrations/requests";
+} from "../../../contract/integrations/answers";
+import { AuthorizeUserBody, LoginVoucherBody } from "../../../contract/integrations/requests";
 import type {
   AppUserInput,
   AuthenticationConfig,
@@ -12,15 +12,16 @@ import type {
   AuthorizeUserInput,
   LoginVoucher,
   SupportedBrands,
-} from "../../api/integrations/shapes";
+} from "../../../contract/integrations/shapes";
 import { rememberSecret } from "../../context/process";
 import { type Requester, routeInfo } from "../call";
 import { checkRequest } from "../check";
 
 /**
  * The SDK integration routes of ServiceClient (spec 2.8, 4.3 and 5; API 2.0 only). Bodies are checked
- * with the shared rules of api/integrations/requests.ts before they are sent. What the service hands out for an
- * app user (the signed request, the voucher) is a credential, so it joins the secrets no message repeats.
+ * with the shared rules of contract/integrations/requests.ts before they are sent. What the service hands
+ * out for an app user (the signed request, the voucher) is a credential, so it joins the secrets no
+ * message repeats.
  */
 
 /** authorize-user: signs the SDK's authorization request for one of the caller's users. */

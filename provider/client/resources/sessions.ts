@@ -1,7 +1,7 @@
-import type { SessionKind } from "../../api/kinds";
-import { type RouteName, VERSIONED } from "../../api/routes";
-import { SESSION_ANSWERS, ServiceIdPageSchema, type SessionItems } from "../../api/sessions/answers";
-import { IMAGE_QUERY_PARAMS, searchBodySchema } from "../../api/sessions/requests";
+import type { SessionKind } from "../../../contract/kinds";
+import { type RouteName, VERSIONED } from "../../../contract/routes";
+import { SESSION_ANSWERS, ServiceIdPageSchema, type SessionItems } from "../../../contract/sessions/answers";
+import { IMAGE_QUERY_PARAMS, searchBodySchema } from "../../../contract/sessions/requests";
 import type {
   ImageOptions,
   ItemAnswer,
@@ -9,8 +9,8 @@ import type {
   SearchImageOptions,
   ServiceIdPage,
   SessionSearch,
-} from "../../api/sessions/shapes";
-import { type ApiVersion, type ImageFlag, VERSION_TRAITS } from "../../api/versions";
+} from "../../../contract/sessions/shapes";
+import { type ApiVersion, type ImageFlag, VERSION_TRAITS } from "../../../contract/versions";
 import type { RequestInfo } from "../../errors/base";
 import { type Requester, routeInfo } from "../call";
 import { checkRequest } from "../check";
@@ -20,7 +20,7 @@ import { type OptionProblem, RequestValidationError } from "../validation";
 /**
  * The session reads of ServiceClient (spec 4.2 and 4.3): GET, lookup and search of authentications
  * and fingerprints, in the client's API version. Requests are checked with the shared rules of
- * api/sessions/requests.ts before they are sent; answers are read with api/sessions/answers.ts.
+ * contract/sessions/requests.ts before they are sent; answers are read with contract/sessions/answers.ts.
  */
 
 /** How GET and lookup take each image flag: as its query parameter (spec 2.5). */

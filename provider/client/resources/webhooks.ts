@@ -1,9 +1,9 @@
-import { ListEnvelope, StatusOk } from "../../api/answers";
-import { VERSIONED } from "../../api/routes";
-import { VERSION_TRAITS } from "../../api/versions";
-import * as Answers from "../../api/webhooks/answers";
-import { webhookCreateBodySchema } from "../../api/webhooks/requests";
-import type { Webhook, WebhookCreateBody } from "../../api/webhooks/shapes";
+import { ListEnvelope, StatusOk } from "../../../contract/answers";
+import { VERSIONED } from "../../../contract/routes";
+import { VERSION_TRAITS } from "../../../contract/versions";
+import * as Answers from "../../../contract/webhooks/answers";
+import { webhookCreateBodySchema } from "../../../contract/webhooks/requests";
+import type { Webhook, WebhookCreateBody } from "../../../contract/webhooks/shapes";
 import { rememberSecret } from "../../context/process";
 import { type Requester, routeInfo } from "../call";
 import { checkRequest } from "../check";
@@ -11,7 +11,8 @@ import { listingOf } from "../pagination";
 
 /**
  * The webhook routes of ServiceClient (spec 2.6, 4.2 and 4.3), in the client's API version. A create body
- * is checked with the shared rules of api/webhooks/requests.ts (the ones the sandbox enforces) before it is sent.
+ * is checked with the shared rules of contract/webhooks/requests.ts (the ones the sandbox enforces) before
+ * it is sent.
  */
 
 /** Creates a webhook. Never re-sent: a lost answer raises AmbiguousRequestError. */

@@ -1,4 +1,4 @@
-import { ConfigurationError } from "../errors/base";
+import { ConfigurationError } from "../provider/errors/base";
 import { controlCharacterProblem } from "./text";
 
 /**
