@@ -8,6 +8,9 @@ import { lookup } from "./item-path";
 import { baseItem } from "./render";
 import type { SessionRecord } from "./store";
 
+/** A stored id the contract refuses in a path is the sandbox's own fault: its answer is a 500. */
+const refuseOwnId = (problem: string) => new Error(problem);
+
 /** A note on a successful answer that part of an item is unavailable (spec 2.3). */
 interface Warning {
   readonly code: string;
@@ -52,7 +55,7 @@ export function parentView(ctx: SandboxContext, call: ApiCall, session: SessionR
       },
       service_id: parent.serviceId,
       text_fields: { customer_item_id: lookup(parent.item, "text_fields.customer_item_id") },
-      url: `${call.origin}${fillPath(getParent.path, { service_id: parent.serviceId })}`,
+      url: `${call.origin}${fillPath(getParent.path, { service_id: parent.serviceId }, refuseOwnId)}`,
     },
   };
 }

@@ -1,13 +1,17 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fillPath, toRouterPath } from "../contract/path";
-import { ConfigurationError } from "../provider/errors/base";
+import { fillPath as fillPathWith, toRouterPath } from "../contract/path";
 
 /**
  * fillPath is the only place a value from outside (an id from state, an adopted uuid) becomes part of a
  * request path, so whatever the value, it must stay inside its own segment and address nothing else.
  */
 const TEMPLATE = "/v2/webhooks/{webhook_uuid}/deactivate";
+
+/** What the caller makes of a refusal; the client makes a ConfigurationError (client.test.ts). */
+class Refused extends Error {}
+const fillPath = (template: string, params: Readonly<Record<string, string | null | undefined>>) =>
+  fillPathWith(template, params, (problem) => new Refused(problem));
 const REFUSED = ["", ".", "..", null, undefined] as const;
 /** C0, DEL and C1: the control characters the service refuses in any string. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
@@ -69,7 +73,7 @@ describe("fillPath (property)", () => {
     );
   });
 
-  it("refuses empty, '.', '..', null and undefined with a ConfigurationError, wherever they stand", () => {
+  it("refuses empty, '.', '..', null and undefined with the caller's error, wherever they stand", () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...REFUSED),
@@ -88,8 +92,7 @@ describe("fillPath (property)", () => {
           } catch (error) {
             thrown = error;
           }
-          expect(thrown).toBeInstanceOf(ConfigurationError);
-          expect((thrown as ConfigurationError).code).toBe("configuration");
+          expect(thrown).toBeInstanceOf(Refused);
           expect((thrown as Error).message).toContain(`Path parameter ${badFirst ? "first" : "second"}`);
         },
       ),
@@ -105,7 +108,7 @@ describe("fillPath (property)", () => {
         acceptedValue,
         (before, code, after) => {
           const value = `${before}${String.fromCodePoint(code)}${after}`;
-          expect(() => fillPath(TEMPLATE, { webhook_uuid: value })).toThrow(ConfigurationError);
+          expect(() => fillPath(TEMPLATE, { webhook_uuid: value })).toThrow(Refused);
           expect(() => fillPath(TEMPLATE, { webhook_uuid: value })).toThrow(
             `Path parameter webhook_uuid must not contain control characters (found U+${code.toString(16).toUpperCase().padStart(4, "0")}`,
           );

@@ -178,8 +178,15 @@ describe("requests", () => {
     for (const id of ["", ".", ".."]) {
       const error = await failure(c.getWebhook(id));
       expect(error).toBeInstanceOf(ConfigurationError);
+      expect(error.code).toBe("configuration");
       expect(error.message).toMatch(/webhook_uuid must be a non-empty identifier/);
     }
+    const control = await failure(c.getWebhook("a\nb"));
+    expect(control).toBeInstanceOf(ConfigurationError);
+    expect(control.code).toBe("configuration");
+    expect(control.message).toMatch(
+      /^Path parameter webhook_uuid must not contain control characters \(found U\+000A/,
+    );
     expect(sandbox.requests()).toHaveLength(0);
   });
 

@@ -6,7 +6,7 @@ import type { Clock } from "../context/clock";
 import { redact } from "../context/process";
 import { START_SANDBOX } from "../errors/advice";
 import { errorFromResponse } from "../errors/api";
-import type { RequestInfo, ServiceError } from "../errors/base";
+import { ConfigurationError, type RequestInfo, type ServiceError } from "../errors/base";
 import { AmbiguousRequestError, ConnectionError, TimeoutError } from "../errors/transport";
 import { headerValue, parseAnswer, parseLoose } from "./answer";
 import { type Call, type Requester, routeInfo } from "./call";
@@ -16,6 +16,9 @@ import { type AttemptFailure, parseRetryAfter, retryDelay } from "./retry";
 import { type RawResponse, SendFailure, sendOnce } from "./transport";
 
 const USER_AGENT = "@service/pulumi";
+
+/** A path parameter the contract refuses (an id that would address another object) is the caller's to fix. */
+const refusePath = (problem: string) => new ConfigurationError(problem);
 
 /** What one client's pipeline is made of; each piece belongs to that client alone, unless shared on purpose. */
 export interface PipelineParts {
@@ -55,7 +58,7 @@ export class RequestPipeline implements Requester {
     const { baseUrl, token, acceptLanguage, timeoutMs, retry, random } = options;
     const url = new URL(baseUrl);
     const query = new URLSearchParams(call.query).toString();
-    const path = `${url.pathname.replace(/\/+$/, "")}${fillPath(route.path, call.params ?? {})}${query ? `?${query}` : ""}`;
+    const path = `${url.pathname.replace(/\/+$/, "")}${fillPath(route.path, call.params ?? {}, refusePath)}${query ? `?${query}` : ""}`;
     const headers = {
       authorization: `Token ${token}`,
       "api-version": route.accepts[0]!,
