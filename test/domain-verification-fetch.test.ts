@@ -5,11 +5,12 @@ import {
   verificationKey,
   verificationUrl,
 } from "../contract/domains/verification";
-import { describeObservation, fetchVerificationFile } from "../contract/domains/verification-fetch";
+import { describeObservation } from "../contract/domains/verification-check";
+import { fetchVerificationFile } from "../provider/domain/verification-fetch";
 
 import { scripted, useScriptedServers } from "./helpers/scripted-server";
 
-/** The verification file: its URL and key, and the one fetch the Domain and the sandbox both run. */
+/** The verification file: its URL and key, and the one check the Domain and the sandbox both run. */
 
 useScriptedServers();
 

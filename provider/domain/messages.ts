@@ -1,4 +1,4 @@
-import { describeObservation, type Observation } from "../../contract/domains/verification-fetch";
+import { describeObservation, type Observation } from "../../contract/domains/verification-check";
 import { LifecycleError } from "../errors/lifecycle";
 import { optionSetting, spellProperty } from "../program-language";
 import type { WebhookRecord } from "../webhook/wire";

@@ -1,6 +1,6 @@
 /** What `pulumi up`, `refresh` and `destroy` run for a DomainVerification (finish_registration). */
 
-import { fetchVerificationFile, type Observation } from "../../contract/domains/verification-fetch";
+import type { Observation } from "../../contract/domains/verification-check";
 import type { ServiceClient } from "../client/client";
 import { contextKey, processContext, rememberSecret } from "../context/process";
 import { ConflictError, InvalidRequestError, RateLimitError } from "../errors/api";
@@ -24,6 +24,7 @@ import {
   notServedError,
 } from "./messages";
 import { VerificationInputs, VerificationOutputs } from "./schema";
+import { fetchVerificationFile } from "./verification-fetch";
 import { type DomainRecord, domainRecord, registeredDomains } from "./wire";
 
 /** Polling starts quick and settles at this interval, so a file that appears is seen within it. */

@@ -1,9 +1,10 @@
+import { resolveHost } from "../../contract/domains/hosts";
 import {
   FinishRegistrationBody as FinishBody,
   StartRegistrationBody as StartBody,
 } from "../../contract/domains/requests";
 import { verificationUrl } from "../../contract/domains/verification";
-import { describeObservation, fetchVerificationFile } from "../../contract/domains/verification-fetch";
+import { checkVerificationFile, describeObservation } from "../../contract/domains/verification-check";
 import type { RouteName } from "../../contract/routes";
 import { type ApiCall, type ApiHandler, parseWith, type SandboxContext } from "../context";
 import { HttpError, invalid } from "../http-errors";
@@ -49,14 +50,12 @@ const finish: ApiHandler = async (call, ctx) => {
     const registration =
       store.pendingRegistration(organization, domain_name, verifier) ??
       refuseVerifier(call, ctx, domain_name, registered !== undefined);
-    // The same fetch the provider polls with, so the two cannot disagree on what "served" means.
-    const seen = await fetchVerificationFile(
+    // The same check the provider polls with, so the two cannot disagree on what "served" means.
+    const seen = await checkVerificationFile(
       verificationUrl(domain_name, verifier),
       registration.registerToken,
-      {
-        hosts,
-        timeoutMs: settings.outboundTimeoutMs,
-      },
+      (url, init) =>
+        fetch(resolveHost(url, hosts), { ...init, signal: AbortSignal.timeout(settings.outboundTimeoutMs) }),
     );
     if (seen.kind !== "ok") {
       store.recordFailedFinish(organization, domain_name);

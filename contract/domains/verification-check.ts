@@ -1,9 +1,8 @@
-import { resolveHost } from "./hosts";
-
 /**
- * One GET of a domain's verification URL, made the way the service makes it: no redirect followed, and a
- * body that must be exactly the register token. The provider polls with it before calling finish, and the
- * sandbox runs it inside finish, so the two cannot disagree on what "served" means.
+ * The check the service makes of a domain's verification URL before it finishes a registration (spec
+ * 4.3): one GET that follows no redirect, and a body that must be exactly the register token. The Domain
+ * polls with it before calling finish, and the sandbox runs it inside finish, so the two cannot disagree
+ * on what "served" means. The GET itself is the caller's: its network, its stand-in origins, its timeout.
  */
 
 /** What the verification URL served, described without ever repeating the body. */
@@ -14,6 +13,7 @@ export type Observation =
   | { readonly kind: "mismatch"; readonly bytes: number }
   | { readonly kind: "unreachable"; readonly message: string };
 
+/** An observation in words, for the messages of the Domain and of the sandbox's finish. */
 export function describeObservation(o: Observation): string {
   switch (o.kind) {
     case "ok":
@@ -29,24 +29,18 @@ export function describeObservation(o: Observation): string {
   }
 }
 
-export interface VerificationFetchOptions {
-  /** Hostname to origin, for hostnames that only exist locally. */
-  readonly hosts?: Readonly<Record<string, string>>;
-  readonly timeoutMs?: number;
-}
+/** Sends one GET of `url` as `init` says and resolves to its answer, or rejects when there is none. */
+export type VerificationGet = (url: string, init: RequestInit) => Promise<Response>;
 
-export async function fetchVerificationFile(
+/** One look at the verification URL, the way the service looks, through the caller's `get`. */
+export async function checkVerificationFile(
   url: string,
   registerToken: string,
-  options: VerificationFetchOptions = {},
+  get: VerificationGet,
 ): Promise<Observation> {
   let response: Response;
   try {
-    response = await fetch(resolveHost(url, options.hosts ?? {}), {
-      redirect: "manual",
-      headers: { "cache-control": "no-cache" },
-      signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
-    });
+    response = await get(url, { redirect: "manual", headers: { "cache-control": "no-cache" } });
   } catch (error) {
     return { kind: "unreachable", message: (error as Error).message };
   }
