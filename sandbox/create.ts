@@ -1,5 +1,5 @@
 import { hostnameOf } from "../contract/loopback";
-import { ConfigurationError } from "../provider/errors/base";
+import { ConfigurationError } from "../provider/client/index";
 import { createSandboxApp } from "./app";
 import { AppUsers } from "./app-users";
 import { realClock, type SandboxClock } from "./clock";

@@ -1,4 +1,4 @@
-import type { FieldProblem } from "../provider/errors/api";
+import type { FieldProblem } from "../contract/errors";
 
 /**
  * The sandbox's error answer. The service's error body shape is not specified; this one keeps a code,

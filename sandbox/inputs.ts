@@ -1,5 +1,5 @@
+import type { FieldProblem } from "../contract/errors";
 import { controlCharacterProblem } from "../contract/text";
-import type { FieldProblem } from "../provider/errors/api";
 
 /**
  * The first string in a request input (a JSON body, path parameters or query) that holds a control

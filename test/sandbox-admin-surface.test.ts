@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { ConfigurationError } from "../provider/client/index";
 import { resolveAdminToken } from "../sandbox/admin-token";
 import { ADMIN_TOKEN_ENV, ADMIN_TOKEN_HEADER, type Sandbox, startSandbox } from "../sandbox/index";
 import { testSeed } from "./helpers/fixtures";
@@ -200,11 +201,14 @@ describe("the admin routes with an admin token", () => {
     expect(sandbox.adminTokenGenerated).toBe(false);
   });
 
-  it("refuses a short admin token at start, without quoting it", async () => {
+  it("refuses a short admin token at start with a ConfigurationError, without quoting it", async () => {
     const error = await startSandbox({
       seed: testSeed("http://127.0.0.1:9"),
       adminToken: "short-token",
     }).catch((e: unknown) => e);
+    // The class a user of @service/pulumi/client catches, and its code.
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as ConfigurationError).code).toBe("configuration");
     expect(String((error as Error).message)).toMatch(/adminToken must be a string of at least 16 characters/);
     expect(inspect(error)).not.toContain("short-token");
   });

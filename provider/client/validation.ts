@@ -1,5 +1,5 @@
+import type { FieldProblem } from "../../contract/errors";
 import { redact } from "../context/process";
-import type { FieldProblem } from "../errors/api";
 import { ConfigurationError, type RequestInfo } from "../errors/base";
 
 /**

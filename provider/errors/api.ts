@@ -1,3 +1,4 @@
+import type { FieldProblem } from "../../contract/errors";
 import { redact, redactValue } from "../context/process";
 import { adviceFor, type SettingAdvice } from "./advice";
 import { type ErrorCode, type RequestInfo, ServiceError } from "./base";
@@ -71,14 +72,6 @@ export class ApiError extends ServiceError {
     this.body = redactValue(fields.body);
     this.serviceMessage = fields.serviceMessage === undefined ? undefined : redact(fields.serviceMessage);
   }
-}
-
-/** One field the service (or the client, before sending) found at fault. */
-export interface FieldProblem {
-  /** The field's path, such as `endpoint.value`; `(request)` when the service named none. */
-  readonly field: string;
-  /** What is wrong with it, redacted. */
-  readonly message: string;
 }
 
 /** 400 (and v1.4 create's 403): the request broke a rule; `fields` says which. */

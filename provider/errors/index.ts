@@ -1,10 +1,10 @@
+export type { FieldProblem } from "../../contract/errors";
 export type { AdviceContext, SettingAdvice } from "./advice";
 export {
   ApiError,
   type ApiErrorFields,
   AuthenticationError,
   ConflictError,
-  type FieldProblem,
   InvalidRequestError,
   NotFoundError,
   RateLimitError,
