@@ -3,11 +3,20 @@ import type * as Shapes from "./shapes";
 import { exactly } from "./shapes";
 
 /**
- * The answer schemas every API area shares: the timestamp object, the list envelope and `{status}`.
+ * The answer schemas every API area shares: the timestamp object, the owner of a webhook or domain, the
+ * list envelope and `{status}`.
  * Objects are not strict and enums are plain strings: the spec lets the service add keys and values at
  * any time, and a client must not break when it does.
  */
 export const Timestamp = exactly<Shapes.Timestamp>()(z.object({ display: z.string(), epoch: z.number() }));
+
+/** `webhook_owner` and `domain_owner` (spec 2.6, 2.7). */
+export const WireOwner = exactly<Shapes.WireOwner>()(
+  z.object({
+    organization: z.object({ name: z.string() }),
+    user: z.object({ username: z.string() }).optional(),
+  }),
+);
 
 /** A list envelope (spec 4.1): `{item_count, items, next_cursor}`; a missing count is the page's length. */
 export function ListEnvelope<T extends z.ZodType>(item: T) {

@@ -1,9 +1,9 @@
 /**
- * The shapes every API area shares (connection settings, the timestamp object, `{status}`), as plain
- * TypeScript; each area's own are in its folder (webhooks/, domains/, sessions/, integrations/). The zod
- * schemas that validate them are checked against these declarations at compile time with `exactly`, so
- * the two cannot drift; this module imports no zod, so that a consumer's compiler never has to read
- * zod's declarations (which fail without skipLibCheck).
+ * The shapes every API area shares (connection settings, the timestamp object, the owner of a webhook or
+ * domain, `{status}`), as plain TypeScript; each area's own are in its folder (webhooks/, domains/,
+ * sessions/, integrations/). The zod schemas that validate them are checked against these declarations
+ * at compile time with `exactly`, so the two cannot drift; this module imports no zod, so that a
+ * consumer's compiler never has to read zod's declarations (which fail without skipLibCheck).
  */
 import type { LANGUAGES } from "./languages";
 import type { ApiVersion } from "./versions";
@@ -27,6 +27,22 @@ export interface Timestamp {
   display: string;
   /** Unix seconds, fractional. */
   epoch: number;
+}
+
+/** `webhook_owner` and `domain_owner` as the service sends them (spec 2.6, 2.7). */
+export interface WireOwner {
+  /** The organization the object belongs to: the caller's own. */
+  organization: {
+    /** The organization's name. */
+    name: string;
+  };
+  /** The user who created it; absent when the service did not say. */
+  user?:
+    | {
+        /** The user's username. */
+        username: string;
+      }
+    | undefined;
 }
 
 /** `{status: "ok"}`, as health and deactivate answer. */

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { Timestamp } from "../answers";
+import { Timestamp, WireOwner } from "../answers";
 import { exactly } from "../shapes";
-import { WireOwner } from "../webhooks/answers";
 import type * as Shapes from "./shapes";
 
 /** What the service answers about domains and their registration (spec 2.7, 2.8). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Timestamp } from "../answers";
+import { Timestamp, WireOwner } from "../answers";
 import { exactly } from "../shapes";
 import type * as Shapes from "./shapes";
 
@@ -7,13 +7,6 @@ import type * as Shapes from "./shapes";
  * What the service answers about webhooks (spec 2.6), read into the wire shapes of ./shapes.ts. Objects
  * are not strict and enums are plain strings: the service may add keys and values at any time.
  */
-export const WireOwner = exactly<Shapes.WireOwner>()(
-  z.object({
-    organization: z.object({ name: z.string() }),
-    user: z.object({ username: z.string() }).optional(),
-  }),
-);
-
 export const WireFilter = exactly<Shapes.WireFilter>()(
   z.object({
     key: z.string(),

@@ -3,23 +3,7 @@
  * TypeScript (no zod, for the reason ../shapes.ts gives). The request rules are in requests.ts, the
  * answer schemas in answers.ts.
  */
-import type { Timestamp } from "../shapes";
-
-/** `webhook_owner` and `domain_owner` as the service sends them (spec 2.6, 2.7). */
-export interface WireOwner {
-  /** The organization the object belongs to: the caller's own. */
-  organization: {
-    /** The organization's name. */
-    name: string;
-  };
-  /** The user who created it; absent when the service did not say. */
-  user?:
-    | {
-        /** The user's username. */
-        username: string;
-      }
-    | undefined;
-}
+import type { Timestamp, WireOwner } from "../shapes";
 
 /** A webhook filter as the service sends and takes it: exactly one of `value` or `values`. */
 export interface WireFilter {

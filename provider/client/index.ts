@@ -9,14 +9,15 @@ export type * from "../../contract/integrations/shapes";
 export type * from "../../contract/sessions/item-shapes";
 export { isAuthentication, isFingerprint } from "../../contract/sessions/item-shapes";
 export type * from "../../contract/sessions/shapes";
-export type { AcceptLanguage, ApiVersion, ConnectionInput, StatusOk, Timestamp } from "../../contract/shapes";
 export type {
-  Webhook,
-  WebhookCreateBody,
-  WebhookEndpoint,
-  WireFilter,
+  AcceptLanguage,
+  ApiVersion,
+  ConnectionInput,
+  StatusOk,
+  Timestamp,
   WireOwner,
-} from "../../contract/webhooks/shapes";
+} from "../../contract/shapes";
+export type { Webhook, WebhookCreateBody, WebhookEndpoint, WireFilter } from "../../contract/webhooks/shapes";
 export type { Clock } from "../context/clock";
 export * from "../errors/index";
 export { ServiceClient } from "./client";

@@ -1,5 +1,5 @@
-import type { Timestamp } from "../../contract/shapes";
-import type { Webhook, WebhookCreateBody, WireFilter, WireOwner } from "../../contract/webhooks/shapes";
+import type { Timestamp, WireOwner } from "../../contract/shapes";
+import type { Webhook, WebhookCreateBody, WireFilter } from "../../contract/webhooks/shapes";
 import type { ServiceClient } from "../client/client";
 import * as Listings from "../lifecycle-kit/listings";
 import type { WebhookInputs } from "./schema";
