@@ -6,8 +6,8 @@
  * stays separate.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 
 const root = join(import.meta.dirname, "..");
 const dist = join(root, "dist");
@@ -16,8 +16,20 @@ const bundle = join(dist, "runtime");
 /** Written after a successful build: its time is what "current" is measured against. */
 const stamp = join(dist, ".build-stamp");
 
-/** What the build reads: the folders tsconfig.build.json includes, and the settings that shape the output. */
-const SOURCE_DIRS = ["provider", "sandbox", "bench", "quickstart", "codegen", "test/helpers"];
+/**
+ * What the build reads: the folders tsconfig.build.json includes (a pattern's folder, a single file's
+ * folder), read from it so that a folder added there is watched here too; and the settings that shape
+ * the output.
+ */
+export const SOURCE_DIRS = [
+  ...new Set(
+    (
+      JSON.parse(readFileSync(join(root, "tsconfig.build.json"), "utf8")) as { include: string[] }
+    ).include.map((pattern) =>
+      pattern.includes("*") ? pattern.slice(0, pattern.indexOf("/*")) : dirname(pattern),
+    ),
+  ),
+];
 const SETTINGS = [
   "tsconfig.base.json",
   "tsconfig.build.json",
