@@ -6,9 +6,11 @@ const root = join(__dirname, "..");
 
 /** Every TSDoc `@example` block of the package's sources, with the file it is in. */
 function examples(): { file: string; text: string }[] {
-  const files = readdirSync(join(root, "provider"), { recursive: true, encoding: "utf8" })
-    .filter((f) => f.endsWith(".ts"))
-    .map((f) => join("provider", f));
+  const files = ["contract", "provider"].flatMap((folder) =>
+    readdirSync(join(root, folder), { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => join(folder, f)),
+  );
   return files.flatMap((file) =>
     [...readFileSync(join(root, file), "utf8").matchAll(/@example([\s\S]*?)(?=\*\/|\n\s*\*\s*@)/g)].map(
       (m) => ({
