@@ -18,6 +18,7 @@
  *
  * The dynamic-provider host does not pass the URN on, so a dynamic resource is never counted here.
  */
+import { ConnectionInput } from "../../contract/connection";
 import { MAX_ACTIVE_WEBHOOKS } from "../../contract/limits";
 import { contextKey, processContext } from "../context/process";
 import type { CheckFailure } from "../lifecycle-kit/check";
@@ -87,7 +88,8 @@ function countable(urn: string | undefined, result: { inputs: ResourceProps; fai
   return (
     urn !== undefined &&
     !containsUnknown(result.inputs.connection) &&
-    !result.failures.some((f) => /^connection[. ]/.test(f.reason))
+    // By its rule, not by the failures' wording, which spells the field in the program's language.
+    (result.inputs.connection === undefined || ConnectionInput.safeParse(result.inputs.connection).success)
   );
 }
 
