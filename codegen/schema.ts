@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { DOMAIN_COMPONENT_TYPE, domainVerification } from "../provider/domain/declaration";
-import { SECRET_SETTINGS, STACK_KEYS } from "../provider/lifecycle-kit/stack-config";
+import { SECRET_SETTINGS, STACK_KEYS } from "../provider/lifecycle/stack-config";
 import * as registry from "../provider/registry";
 import { PLUGIN_PACKAGE, pluginToken, type SecretProperties } from "../provider/resource-declaration";
 import { type JsonSchema, type Properties, TypeCollector, type TypeSpec } from "./pulumi-types";

@@ -11,7 +11,7 @@ import {
   VerificationOutputs,
 } from "../provider/domain/schema";
 import { DomainComponentInputs, DomainComponentOutputs } from "../provider/plugin/domain-component";
-import { FileInputs, FileOutputs } from "../provider/publishers/file-lifecycle";
+import { FileInputs, FileOutputs } from "../provider/publishers/verification-file";
 import type * as registry from "../provider/registry";
 import { WebhookState, webhookInputsSchema } from "../provider/webhook/schema";
 
@@ -83,7 +83,7 @@ export const DOMAIN_SHAPE: Shape = {
 };
 
 /** The provider's configuration: the stack settings the resources read. */
-export const CONFIG_DOCS: DocSource = { file: "provider/lifecycle-kit/stack-config.ts", name: "STACK_KEYS" };
+export const CONFIG_DOCS: DocSource = { file: "provider/lifecycle/stack-config.ts", name: "STACK_KEYS" };
 
 /** Every file the documentation is read from. */
 export const DOCUMENTED_FILES = [

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type * as Shapes from "./shapes";
-import { exactly } from "./shapes";
+import type * as Shapes from "./common-types";
+import { exactly } from "./common-types";
 
 /**
  * The answer schemas every API area shares: the timestamp object, the owner of a webhook or domain, the

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { type ConnectionInput as ConnectionShape, exactly } from "./common-types";
 import { LANGUAGES } from "./languages";
 import { isLoopback } from "./loopback";
-import { type ConnectionInput as ConnectionShape, exactly } from "./shapes";
 import { safeString } from "./text";
 import { API_VERSIONS } from "./versions";
 

@@ -1,5 +1,5 @@
+export type { AcceptLanguage, ConnectionInput } from "../contract/common-types";
 export { LANGUAGES } from "../contract/languages";
-export type { AcceptLanguage, ConnectionInput } from "../contract/shapes";
 export { API_VERSIONS, type ApiVersion } from "../contract/versions";
 export { type ClientOptions, ServiceClient } from "./client/index";
 export { Domain, type DomainArgs } from "./domain/component";

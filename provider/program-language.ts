@@ -55,9 +55,9 @@ export function setProgramLanguage(language: ProgramLanguage | undefined): void 
   processContext().get(LANGUAGE).language = language;
 }
 
-/** The language of a Pulumi.yaml `runtime` name, or undefined for a runtime this package has no SDK for. */
-function languageOfRuntime(runtime: string): ProgramLanguage | undefined {
-  return LANGUAGES.find((language) => language === runtime.trim().toLowerCase());
+/** The language a Pulumi.yaml `runtime:` names, or undefined for a language this package has no SDK for. */
+function languageOfName(name: string): ProgramLanguage | undefined {
+  return LANGUAGES.find((language) => language === name.trim().toLowerCase());
 }
 
 /** A YAML scalar as written: quotes and a trailing comment removed. */
@@ -68,10 +68,11 @@ const scalar = (text: string) =>
     .replace(/^(["'])(.*)\1$/, "$2");
 
 /**
- * The runtime name of a Pulumi.yaml's text: `runtime: python`, `runtime: {name: python}`, or a `runtime:`
- * block whose `name:` is indented under it. Only the top-level key is read, so no YAML parser is needed.
+ * The language name that a Pulumi.yaml's text gives under `runtime:` (Pulumi's word for it):
+ * `runtime: python`, `runtime: {name: python}`, or a `runtime:` block whose `name:` is indented under
+ * it. Only the top-level key is read, so no YAML parser is needed.
  */
-export function runtimeOfProject(text: string): string | undefined {
+export function languageNameOfProject(text: string): string | undefined {
   const lines = text.split(/\r?\n/);
   const at = lines.findIndex((line) => /^runtime\s*:/.test(line));
   if (at < 0) return undefined;
@@ -101,8 +102,8 @@ export function findProgramLanguage(directory: string = process.cwd()): ProgramL
   for (let dir = directory; ; dir = dirname(dir)) {
     const file = PROJECT_FILES.map((name) => join(dir, name)).find((path) => existsSync(path));
     if (file) {
-      const runtime = runtimeOfProject(readFileSync(file, "utf8"));
-      return runtime === undefined ? undefined : languageOfRuntime(runtime);
+      const name = languageNameOfProject(readFileSync(file, "utf8"));
+      return name === undefined ? undefined : languageOfName(name);
     }
     if (dirname(dir) === dir) return undefined;
   }

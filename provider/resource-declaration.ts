@@ -5,8 +5,8 @@
  * the resource classes' type tokens, the provider plugin, its schema and the policy pack's tokens all
  * read them from there.
  */
-import { atEngineEdge } from "./lifecycle-boundary";
-import type { ResourceLifecycle } from "./resource-lifecycle";
+import { atEngineEdge } from "./lifecycle/boundary";
+import type { ResourceLifecycle } from "./lifecycle/methods";
 
 /**
  * The module part of every dynamic resource's type token, `pulumi-nodejs:dynamic/<module>:<type>`.
@@ -53,7 +53,7 @@ export interface ResourceDeclaration<Key extends string> {
   readonly policy?: PolicyRole;
   /** Which inputs and outputs are secrets. */
   readonly secrets: SecretProperties;
-  /** The six methods, each loading its module when first called (see lazy-lifecycle.ts). */
+  /** The six methods, each loading its module when first called (see lifecycle/lazy-load.ts). */
   readonly lifecycle: ResourceLifecycle;
 }
 
@@ -75,7 +75,7 @@ export interface DeclaredResource<Key extends string = string> extends ResourceL
 
 /**
  * The declared resource for `declaration`: its lifecycle's methods (each through the edge to the engine,
- * lifecycle-boundary.ts), key, type, tokens, secrets and policy role.
+ * lifecycle/boundary.ts), key, type, tokens, secrets and policy role.
  */
 export function declareResource<Key extends string>(
   declaration: ResourceDeclaration<Key>,

@@ -7,7 +7,7 @@
  */
 
 import { dropHostEchoes, expectHostEcho } from "./errors/host-echo";
-import { type ConfigSource, configureFromStack } from "./lifecycle-kit/stack-config";
+import { type ConfigSource, configureFromStack } from "./lifecycle/stack-config";
 import { assertSupportedNode } from "./node-version";
 import { setProgramLanguage } from "./program-language";
 
@@ -25,9 +25,9 @@ try {
 // dynamic-provider host starts faster from the second run on. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
 (require("node:module") as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
+export type { CheckContext, ResourceLifecycle, ResourceProps } from "./lifecycle/methods";
 export * from "./registry";
 export type { DeclaredResource, PolicyRole, SecretProperties } from "./resource-declaration";
-export type { CheckContext, ResourceLifecycle, ResourceProps } from "./resource-lifecycle";
 export type { ConfigSource };
 
 /**

@@ -11,8 +11,8 @@ import type { Deliverer } from "./deliveries";
 import type { FaultTable } from "./faults";
 import { invalid } from "./http-errors";
 import type { ImageUrls } from "./images";
+import type { RequestRecord, Settings } from "./public-types";
 import type { SlidingWindowLimiter } from "./rate-limit";
-import type { RequestRecord, Settings } from "./shapes";
 import type { Signer } from "./signer";
 import type { SandboxStore, TokenRecord } from "./store";
 

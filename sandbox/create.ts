@@ -8,11 +8,11 @@ import { Deliverer, type DeliveryAttempt } from "./deliveries";
 import { DEMO_SEED } from "./demo";
 import { FaultSpec as FaultSchema, FaultTable } from "./faults";
 import { ImageUrls } from "./images";
+import type * as Shapes from "./public-types";
+import type { FaultSpec, RequestRecord, SeedInput, SessionUpsert } from "./public-types";
 import { SlidingWindowLimiter } from "./rate-limit";
 import { loadSeedFile, parseSeed, Settings } from "./seed";
 import { upsertSession } from "./sessions";
-import type * as Shapes from "./shapes";
-import type { FaultSpec, RequestRecord, SeedInput, SessionUpsert } from "./shapes";
 import { Signer } from "./signer";
 import { SandboxStore } from "./store";
 

@@ -1,10 +1,10 @@
 import { createHmac } from "node:crypto";
-import { resolveHost } from "../contract/domains/hosts";
+import { resolveHost } from "../contract/domains/hostname-overrides";
 import { appendBounded } from "./bounded-log";
 import type { SandboxClock } from "./clock";
 import { lookup } from "./item-path";
+import type { Settings } from "./public-types";
 import { renderDeliveryItem } from "./render";
-import type { Settings } from "./shapes";
 import type { SessionRecord, WebhookRecord } from "./store";
 
 /**

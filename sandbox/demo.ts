@@ -1,4 +1,4 @@
-import type { SeedInput } from "./shapes";
+import type { SeedInput } from "./public-types";
 
 /** The API token (webhooks enabled) of the demo organization the sandbox starts with when given no seed. */
 export const DEMO_TOKEN = "sandbox-demo-token";

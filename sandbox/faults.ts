@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { exactly } from "../contract/common-types";
 import { ROUTES } from "../contract/routes";
-import { exactly } from "../contract/shapes";
-import type { FaultSpec as FaultShape } from "./shapes";
+import type { FaultSpec as FaultShape } from "./public-types";
 
 /** A fault to arm: which requests it hits, how many times, and what it does to them. */
 export const FaultSpec = exactly<FaultShape>()(

@@ -15,7 +15,7 @@ import type {
   SeedToken,
   SessionUpsert,
   Settings,
-} from "./shapes";
+} from "./public-types";
 
 export type {
   DeliveryAttempt,

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { exactly, exactlyInput } from "../contract/common-types";
 import { REQUESTS_PER_SECOND } from "../contract/limits";
-import { exactly, exactlyInput } from "../contract/shapes";
-import type * as Shapes from "./shapes";
+import type * as Shapes from "./public-types";
 
 /** The sandbox's tunables: every value the spec leaves "not shown", each with a documented default. */
 export const Settings = exactly<Shapes.Settings>()(

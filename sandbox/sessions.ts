@@ -1,13 +1,13 @@
 import { z } from "zod";
+import { exactlyInput } from "../contract/common-types";
 import { SESSION_KINDS, type SessionKind } from "../contract/kinds";
 import { DEFAULT_LANGUAGE } from "../contract/languages";
-import { exactlyInput } from "../contract/shapes";
 import { parseWith, type SandboxContext } from "./context";
 import { matches } from "./deliveries";
 import { timestamp } from "./display";
 import { invalid } from "./http-errors";
 import { lookup } from "./item-path";
-import type { SessionUpsert as SessionUpsertShape } from "./shapes";
+import type { SessionUpsert as SessionUpsertShape } from "./public-types";
 import type { SessionRecord } from "./store";
 
 /** The body of `POST /_sandbox/sessions` and the argument of `upsertSession`. */

@@ -3,10 +3,10 @@ import type { SessionKind } from "../contract/kinds";
 import type { Language } from "../contract/languages";
 import { MAX_ACTIVE_WEBHOOKS } from "../contract/limits";
 import type { ApiVersion } from "../contract/versions";
-import type { CanonicalFilter } from "../contract/webhooks/shapes";
+import type { CanonicalFilter } from "../contract/webhooks/types";
 import type { SandboxClock } from "./clock";
 import { HttpError, invalid, notFound } from "./http-errors";
-import type { Seed, Settings } from "./shapes";
+import type { Seed, Settings } from "./public-types";
 
 /** An API token of the seed and what it may do. */
 export interface TokenRecord {

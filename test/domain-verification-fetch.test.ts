@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveHost } from "../contract/domains/hosts";
+import { resolveHost } from "../contract/domains/hostname-overrides";
 import {
   VERIFICATION_PATH_PATTERN,
   verificationKey,

@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { ProcessContext, processContext, setProcessContext } from "../provider/context/process";
 import * as registrationPlan from "../provider/domain/registration-plan";
 import * as verificationPlan from "../provider/domain/verification-plan";
-import { UNKNOWN } from "../provider/lifecycle-kit/unknowns";
+import { UNKNOWN } from "../provider/lifecycle/unknowns";
 
 beforeEach(() => {
   setProcessContext(new ProcessContext());

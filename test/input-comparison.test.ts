@@ -1,5 +1,5 @@
 /**
- * Inputs are compared by meaning, in one place (provider/lifecycle-kit/input-comparison.ts), by every
+ * Inputs are compared by meaning, in one place (provider/lifecycle/input-comparison.ts), by every
  * resource's diff. For each resource, an input's meaning is spelt two ways (members in any order, defaults
  * given or left out, filters in another order and form, a base URL with a trailing slash, in capitals, with
  * its default port or left out for the stack's); state is recorded from one spelling as create records it,
@@ -14,8 +14,8 @@ import * as fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
 import { FORM_FACTORS } from "../contract/webhooks/requests";
 import { ProcessContext, setProcessContext } from "../provider/context/process";
-import { clientFor } from "../provider/lifecycle-kit/clients";
-import { withCommonMembers } from "../provider/lifecycle-kit/common-members";
+import { clientFor } from "../provider/lifecycle/clients";
+import { withCommonMembers } from "../provider/lifecycle/common-members";
 import {
   canonicalBaseUrl,
   changedInputs,
@@ -27,15 +27,15 @@ import {
   language,
   recordedUnlessGiven,
   sameValue,
-} from "../provider/lifecycle-kit/input-comparison";
-import { credentialsHash } from "../provider/lifecycle-kit/ownership";
-import { hashSecret } from "../provider/lifecycle-kit/secret-hash";
-import { configureFromStack } from "../provider/lifecycle-kit/stack-config";
+} from "../provider/lifecycle/input-comparison";
+import type { ResourceProps } from "../provider/lifecycle/methods";
+import { credentialsHash } from "../provider/lifecycle/ownership";
+import { hashSecret } from "../provider/lifecycle/secret-hash";
+import { configureFromStack } from "../provider/lifecycle/stack-config";
 import { CustomResource } from "../provider/plugin/custom-resource";
 import { markSecrets } from "../provider/plugin/secrets";
 import { domainRegistration, domainVerification, verificationFile, webhook } from "../provider/registry";
 import type { DeclaredResource } from "../provider/resource-declaration";
-import type { ResourceProps } from "../provider/resource-lifecycle";
 import { outputsFor } from "../provider/webhook/state";
 
 /** The stack's base URL, which a connection without one falls back on. */

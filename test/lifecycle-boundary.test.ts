@@ -6,9 +6,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ProcessContext, rememberSecret, setProcessContext } from "../provider/context/process";
 import { AuthenticationError } from "../provider/errors/api";
 import { LifecycleError } from "../provider/errors/lifecycle";
-import { atEngineEdge } from "../provider/lifecycle-boundary";
-import { configureFromStack } from "../provider/lifecycle-kit/stack-config";
-import type { ResourceLifecycle } from "../provider/resource-lifecycle";
+import { atEngineEdge } from "../provider/lifecycle/boundary";
+import type { ResourceLifecycle } from "../provider/lifecycle/methods";
+import { configureFromStack } from "../provider/lifecycle/stack-config";
 
 /** A lifecycle whose every method fails with what `fail` makes. */
 const failing = (fail: () => unknown): ResourceLifecycle => {

@@ -5,9 +5,9 @@
 
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { refreshAnswer } from "../provider/lifecycle-kit/refresh";
-import { hashSecret, secretMatches } from "../provider/lifecycle-kit/secret-hash";
-import { containsUnknown, knownMembers, UNKNOWN } from "../provider/lifecycle-kit/unknowns";
+import { refreshAnswer } from "../provider/lifecycle/refresh";
+import { hashSecret, secretMatches } from "../provider/lifecycle/secret-hash";
+import { containsUnknown, knownMembers, UNKNOWN } from "../provider/lifecycle/unknowns";
 
 const SECRET = "whsec-plan-secret-0123456789";
 

@@ -2,7 +2,7 @@ import type { ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/po
 import { describe, expect, it } from "vitest";
 import { MAX_ACTIVE_WEBHOOKS } from "../contract/limits";
 import { FORM_FACTORS } from "../contract/webhooks/requests";
-import { UNKNOWN } from "../provider/lifecycle-kit/unknowns";
+import { UNKNOWN } from "../provider/lifecycle/unknowns";
 import { servicePolicies } from "../provider/policy/index";
 import {
   domain,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_ACTIVE_WEBHOOKS } from "../contract/limits";
-import { UNKNOWN } from "../provider/lifecycle-kit/unknowns";
+import { UNKNOWN } from "../provider/lifecycle/unknowns";
 import { analyzedResource } from "../provider/policy/analyzed";
 import {
   channelViolations,

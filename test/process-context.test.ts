@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ProcessContext, processContext, setProcessContext } from "../provider/context/process";
-import { stackSettings } from "../provider/lifecycle-kit/stack-config";
+import { stackSettings } from "../provider/lifecycle/stack-config";
 
 import { useScriptedServers } from "./helpers/scripted-server";
 

@@ -9,10 +9,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ProcessContext, setProcessContext } from "../provider/context/process";
 import {
   findProgramLanguage,
+  languageNameOfProject,
   optionSetting,
   programLanguage,
   propertyName,
-  runtimeOfProject,
   setProgramLanguage,
   spellOption,
   spellProperty,
@@ -137,7 +137,7 @@ describe("the program's language from Pulumi.yaml", () => {
     ["name: x\n", undefined],
     ["runtime:\nname: x\n", undefined],
   ])("reads %j as %s", (text, runtime) => {
-    expect(runtimeOfProject(text)).toBe(runtime);
+    expect(languageNameOfProject(text)).toBe(runtime);
   });
 
   const dirs: string[] = [];

@@ -11,7 +11,7 @@ import {
   sameFilters,
   toWireFilters,
 } from "../contract/webhooks/requests";
-import type { CanonicalFilter } from "../contract/webhooks/shapes";
+import type { CanonicalFilter } from "../contract/webhooks/types";
 
 /**
  * Diff compares filter lists through canonicalFilters, and create sends toWireFilters of the canonical

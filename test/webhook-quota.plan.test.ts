@@ -6,7 +6,7 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import type { ServiceError } from "../provider/errors/base";
-import { UNKNOWN } from "../provider/lifecycle-kit/unknowns";
+import { UNKNOWN } from "../provider/lifecycle/unknowns";
 import { webhookLifecycle as webhook } from "../provider/webhook/declaration";
 import { check } from "../provider/webhook/plan";
 import { QUOTA_INPUT } from "../provider/webhook/schema";

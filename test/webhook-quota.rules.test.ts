@@ -6,7 +6,7 @@ import * as fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
 import { MAX_ACTIVE_WEBHOOKS } from "../contract/limits";
 import { ProcessContext, setProcessContext } from "../provider/context/process";
-import { organizationKey } from "../provider/lifecycle-kit/organization";
+import { organizationKey } from "../provider/lifecycle/organization";
 import {
   overQuotaCreateMessage,
   overQuotaMessage,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activeWebhooks } from "../provider/lifecycle-kit/listings";
+import { activeWebhooks } from "../provider/lifecycle/listings";
 import { awaitCandidates, candidates } from "../provider/webhook/reconcile";
 import { identityOf } from "../provider/webhook/schema";
 

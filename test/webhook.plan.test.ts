@@ -5,11 +5,11 @@
 
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ProcessContext, processContext, setProcessContext } from "../provider/context/process";
-import { clientFor } from "../provider/lifecycle-kit/clients";
-import { credentialsHash } from "../provider/lifecycle-kit/ownership";
-import { hashSecret } from "../provider/lifecycle-kit/secret-hash";
-import { configureFromStack } from "../provider/lifecycle-kit/stack-config";
-import { UNKNOWN } from "../provider/lifecycle-kit/unknowns";
+import { clientFor } from "../provider/lifecycle/clients";
+import { credentialsHash } from "../provider/lifecycle/ownership";
+import { hashSecret } from "../provider/lifecycle/secret-hash";
+import { configureFromStack } from "../provider/lifecycle/stack-config";
+import { UNKNOWN } from "../provider/lifecycle/unknowns";
 import { hasPending, isClaimed } from "../provider/webhook/claims";
 import { check, diff } from "../provider/webhook/plan";
 import { identityOf } from "../provider/webhook/schema";

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ServiceError } from "../provider/errors/base";
-import { UNKNOWN } from "../provider/lifecycle-kit/unknowns";
+import { UNKNOWN } from "../provider/lifecycle/unknowns";
 import { webhookLifecycle as webhook } from "../provider/webhook/declaration";
 import { ManualClock } from "../sandbox/index";
 import { failedFields, failureOn } from "./helpers/check-failures";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Timestamp, WireOwner } from "../answers";
-import { exactly } from "../shapes";
-import type * as Shapes from "./shapes";
+import { exactly } from "../common-types";
+import type * as Shapes from "./types";
 
 /** What the service answers about domains and their registration (spec 2.7, 2.8). */
 export const Domain = exactly<Shapes.Domain>()(

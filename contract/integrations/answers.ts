@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { exactly } from "../shapes";
-import type { AuthenticationConfig, AuthorizedUser, LoginVoucher, SupportedBrands } from "./shapes";
+import { exactly } from "../common-types";
+import type { AuthenticationConfig, AuthorizedUser, LoginVoucher, SupportedBrands } from "./types";
 
 /**
- * The answers of the SDK integration routes (spec 2.8), in the wire shapes of shapes.ts.
+ * The answers of the SDK integration routes (spec 2.8), in the wire shapes of types.ts.
  * Keys the spec does not list are tolerated and dropped.
  */
 

@@ -8,13 +8,13 @@ import {
   FingerprintItemV2Schema,
   ItemWarningSchema,
 } from "./item-answers";
-import type { ItemWarning } from "./item-shapes";
-import type { AuthenticationItem, FingerprintItem, ItemAnswer, ItemPage, ServiceIdPage } from "./shapes";
+import type { ItemWarning } from "./item-types";
+import type { AuthenticationItem, FingerprintItem, ItemAnswer, ItemPage, ServiceIdPage } from "./types";
 
 /**
  * The answers of the session routes (spec 4.1 to 4.3) as the client reads them: GET and lookup's
  * `{item, warnings}`, and the two search envelopes. Items keep the service's names; the envelopes are
- * in the wire shapes of shapes.ts, each schema typed as the interface it yields.
+ * in the wire shapes of types.ts, each schema typed as the interface it yields.
  */
 
 /** The item type of each kind of session. */

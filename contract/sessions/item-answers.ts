@@ -19,7 +19,7 @@ import type {
   ItemStatusV2,
   ItemWarning,
   UnavailableFingerprintParent,
-} from "./item-shapes";
+} from "./item-types";
 
 /**
  * The one home of the shapes of authentication and fingerprint items the service answers with (GET,
@@ -28,7 +28,7 @@ import type {
  * Objects are loose: keys the spec does not list are kept, so that a snapshot stored whole keeps what the
  * service added since (section 9). Enums are plain strings, except `activity.name`, which tells the two
  * kinds of item apart. Each schema `satisfies` the zod-free interface of the same name in
- * `item-shapes.ts`: those are the types published to users.
+ * `item-types.ts`: those are the types published to users.
  */
 
 const ItemOwnerSchema = z.looseObject({

@@ -1,11 +1,11 @@
 import { z } from "zod";
+import { exactly } from "../common-types";
 import { hostnameProblem } from "../domains/requests";
 import { SESSION_KINDS } from "../kinds";
 import { memoize } from "../memo";
-import { exactly } from "../shapes";
 import { controlCharacterProblem, safeString } from "../text";
 import { type ApiVersion, VERSION_TRAITS } from "../versions";
-import type { CanonicalFilter, WebhookCreateBody, WireFilter } from "./shapes";
+import type { CanonicalFilter, WebhookCreateBody, WireFilter } from "./types";
 
 /**
  * The rules a webhook request must meet (spec 4.2, 4.3), written once. The sandbox enforces them on the

@@ -1,11 +1,12 @@
 import type { Dispatcher } from "undici";
+import type { StatusOk } from "../../contract/common-types";
 import type {
   Domain,
   DomainRegistrationStart,
   FinishDomainRegistrationBody,
   StartDomainRegistrationBody,
-} from "../../contract/domains/shapes";
-import type * as Integration from "../../contract/integrations/shapes";
+} from "../../contract/domains/types";
+import type * as Integration from "../../contract/integrations/types";
 import type {
   AuthenticationItem,
   FingerprintItem,
@@ -16,22 +17,21 @@ import type {
   ServiceIdPage,
   ServiceIdSearch,
   SessionSearch,
-} from "../../contract/sessions/shapes";
-import type { StatusOk } from "../../contract/shapes";
+} from "../../contract/sessions/types";
 import type { ApiVersion } from "../../contract/versions";
-import type { Webhook, WebhookCreateBody } from "../../contract/webhooks/shapes";
+import type { Webhook, WebhookCreateBody } from "../../contract/webhooks/types";
 import type { Clock } from "../context/clock";
 import { ConfigurationError } from "../errors/base";
 import { isUnsupportedNode, nodeTooOld } from "../node-version";
+import * as Domains from "./areas/domains";
+import * as Health from "./areas/health";
+import * as Integrations from "./areas/integrations";
+import * as Sessions from "./areas/sessions";
+import * as Webhooks from "./areas/webhooks";
 import { type ClientOptions, type ResolvedOptions, resolveOptions } from "./config";
 import { type RateLimiter, sharedLimiter } from "./limiter";
 import type { Page, PageRequest } from "./pages";
 import { RequestPipeline } from "./pipeline";
-import * as Domains from "./resources/domains";
-import * as Health from "./resources/health";
-import * as Integrations from "./resources/integrations";
-import * as Sessions from "./resources/sessions";
-import * as Webhooks from "./resources/webhooks";
 import { keepAlivePool } from "./transport";
 
 /** How a client waits when its options give no `sleep`. */

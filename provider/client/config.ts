@@ -1,10 +1,10 @@
 import type { Dispatcher } from "undici";
 import { z } from "zod";
+import type { AcceptLanguage } from "../../contract/common-types";
 import { AcceptLanguage as AcceptLanguageSchema, ApiVersionSchema, BaseUrl } from "../../contract/connection";
 import { DEFAULT_BASE_URL } from "../../contract/default-base-url";
 import { DEFAULT_LANGUAGE } from "../../contract/languages";
 import { REQUESTS_PER_SECOND } from "../../contract/limits";
-import type { AcceptLanguage } from "../../contract/shapes";
 import { safeString } from "../../contract/text";
 import type { ApiVersion } from "../../contract/versions";
 import { rememberSecret } from "../context/process";

@@ -1,14 +1,3 @@
-export { DEFAULT_BASE_URL } from "../../contract/default-base-url";
-export type {
-  Domain,
-  DomainRegistrationStart,
-  FinishDomainRegistrationBody,
-  StartDomainRegistrationBody,
-} from "../../contract/domains/shapes";
-export type * from "../../contract/integrations/shapes";
-export type * from "../../contract/sessions/item-shapes";
-export { isAuthentication, isFingerprint } from "../../contract/sessions/item-shapes";
-export type * from "../../contract/sessions/shapes";
 export type {
   AcceptLanguage,
   ApiVersion,
@@ -16,8 +5,19 @@ export type {
   StatusOk,
   Timestamp,
   WireOwner,
-} from "../../contract/shapes";
-export type { Webhook, WebhookCreateBody, WebhookEndpoint, WireFilter } from "../../contract/webhooks/shapes";
+} from "../../contract/common-types";
+export { DEFAULT_BASE_URL } from "../../contract/default-base-url";
+export type {
+  Domain,
+  DomainRegistrationStart,
+  FinishDomainRegistrationBody,
+  StartDomainRegistrationBody,
+} from "../../contract/domains/types";
+export type * from "../../contract/integrations/types";
+export type * from "../../contract/sessions/item-types";
+export { isAuthentication, isFingerprint } from "../../contract/sessions/item-types";
+export type * from "../../contract/sessions/types";
+export type { Webhook, WebhookCreateBody, WebhookEndpoint, WireFilter } from "../../contract/webhooks/types";
 export type { Clock } from "../context/clock";
 export * from "../errors/index";
 export { ServiceClient } from "./client";

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { AcceptLanguage, ConnectionInput } from "../../contract/shapes";
+import type { AcceptLanguage, ConnectionInput } from "../../contract/common-types";
 import type { Publisher } from "../publishers/publisher";
 import { DOMAIN_COMPONENT_TYPE } from "./declaration";
 import {

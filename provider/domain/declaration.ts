@@ -3,7 +3,7 @@
  * registry.ts lists the steps; the runtime contract serves them under `domainRegistration` and
  * `domainVerification`.
  */
-import { lazyLifecycle } from "../lazy-lifecycle";
+import { lazyLifecycle } from "../lifecycle/lazy-load";
 import { declareResource, pluginToken } from "../resource-declaration";
 
 /**

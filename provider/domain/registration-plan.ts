@@ -4,10 +4,10 @@
  */
 
 import { rememberSecret } from "../context/process";
-import { checkInputs } from "../lifecycle-kit/check";
-import { COMMON_INPUTS } from "../lifecycle-kit/common-members";
-import { changedInputs, exact, type InputKinds } from "../lifecycle-kit/input-comparison";
-import type { ResourceProps } from "../resource-lifecycle";
+import { checkInputs } from "../lifecycle/check";
+import { COMMON_INPUTS } from "../lifecycle/common-members";
+import { changedInputs, exact, type InputKinds } from "../lifecycle/input-comparison";
+import type { ResourceProps } from "../lifecycle/methods";
 import { DOMAIN_FIELD_ADVICE, RegistrationInputs, RegistrationOutputs } from "./schema";
 
 export async function check(_olds: ResourceProps, news: ResourceProps) {

@@ -2,10 +2,10 @@
 
 import { verificationKey } from "../../contract/domains/verification";
 import { AmbiguousRequestError } from "../errors/transport";
-import { clientFor } from "../lifecycle-kit/clients";
-import { withCommonMembers } from "../lifecycle-kit/common-members";
-import { type Refreshed, refreshAnswer } from "../lifecycle-kit/refresh";
-import type { ResourceProps } from "../resource-lifecycle";
+import { clientFor } from "../lifecycle/clients";
+import { withCommonMembers } from "../lifecycle/common-members";
+import type { ResourceProps } from "../lifecycle/methods";
+import { type Refreshed, refreshAnswer } from "../lifecycle/refresh";
 import { registrationImportError, startUnconfirmedError } from "./messages";
 import { RegistrationInputs, RegistrationOutputs } from "./schema";
 import { registeredDomains } from "./wire";

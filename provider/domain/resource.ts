@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { AcceptLanguage, ConnectionInput } from "../../contract/shapes";
+import type { AcceptLanguage, ConnectionInput } from "../../contract/common-types";
 import { DYNAMIC_MODULE } from "../resource-declaration";
 import { withSecretConnection, withSecretOutputs } from "../resource-options";
 import { StoredProvider } from "../stored-provider";

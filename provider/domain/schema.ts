@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { AcceptLanguage, ConnectionInput } from "../../contract/connection";
 import { Hostname } from "../../contract/domains/requests";
-import type { FieldAdvice } from "../lifecycle-kit/check";
-import { COMMON_NEXT_STEPS, COMMON_QUOTED } from "../lifecycle-kit/field-advice";
+import type { FieldAdvice } from "../lifecycle/check";
+import { COMMON_NEXT_STEPS, COMMON_QUOTED } from "../lifecycle/field-advice";
 
 const common = {
   acceptLanguage: AcceptLanguage.optional(),

@@ -1,4 +1,4 @@
-import { resolveHost } from "../../contract/domains/hosts";
+import { resolveHost } from "../../contract/domains/hostname-overrides";
 import { checkVerificationFile, type Observation } from "../../contract/domains/verification-check";
 
 /** Where and how long the Domain's GET of its verification URL may go. */

@@ -4,10 +4,10 @@
  */
 
 import { rememberSecret } from "../context/process";
-import { type CheckFailure, checkFailure, checkInputs } from "../lifecycle-kit/check";
-import { COMMON_INPUTS } from "../lifecycle-kit/common-members";
-import { changedInputs, type InputKinds, recordedUnlessGiven } from "../lifecycle-kit/input-comparison";
-import type { ResourceProps } from "../resource-lifecycle";
+import { type CheckFailure, checkFailure, checkInputs } from "../lifecycle/check";
+import { COMMON_INPUTS } from "../lifecycle/common-members";
+import { changedInputs, type InputKinds, recordedUnlessGiven } from "../lifecycle/input-comparison";
+import type { ResourceProps } from "../lifecycle/methods";
 import { DOMAIN_FIELD_ADVICE, VERIFY_MEMBERS, VerificationInputs, VerificationOutputs } from "./schema";
 
 export async function check(

@@ -5,12 +5,12 @@ import type { ServiceClient } from "../client/client";
 import { contextKey, processContext, rememberSecret } from "../context/process";
 import { ConflictError, InvalidRequestError, RateLimitError } from "../errors/api";
 import { AmbiguousRequestError } from "../errors/transport";
-import { clientFor, hostOverrides } from "../lifecycle-kit/clients";
-import { withCommonMembers } from "../lifecycle-kit/common-members";
-import { forgetDomains } from "../lifecycle-kit/listings";
-import { confirmGone, recordedCredentials, sameCredentials } from "../lifecycle-kit/ownership";
-import { type Refreshed, refreshAnswer } from "../lifecycle-kit/refresh";
-import type { ResourceProps } from "../resource-lifecycle";
+import { clientFor, hostOverrides } from "../lifecycle/clients";
+import { withCommonMembers } from "../lifecycle/common-members";
+import { forgetDomains } from "../lifecycle/listings";
+import type { ResourceProps } from "../lifecycle/methods";
+import { confirmGone, recordedCredentials, sameCredentials } from "../lifecycle/ownership";
+import { type Refreshed, refreshAnswer } from "../lifecycle/refresh";
 import { activeWebhooks } from "../webhook/wire";
 import {
   domainCredentialsChangedError,

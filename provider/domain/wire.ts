@@ -1,7 +1,7 @@
-import type { Domain } from "../../contract/domains/shapes";
-import type { Timestamp } from "../../contract/shapes";
+import type { Timestamp } from "../../contract/common-types";
+import type { Domain } from "../../contract/domains/types";
 import type { ServiceClient } from "../client/client";
-import * as Listings from "../lifecycle-kit/listings";
+import * as Listings from "../lifecycle/listings";
 import { type Owner, ownerOf } from "../webhook/wire";
 
 /**

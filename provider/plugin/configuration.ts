@@ -1,9 +1,9 @@
 /**
  * The provider plugin's configuration: the same stack settings the dynamic resources read (`service:token`,
- * `service:baseUrl`, ... see lifecycle-kit/stack-config.ts), which the engine sends in Configure, or the
+ * `service:baseUrl`, ... see lifecycle/stack-config.ts), which the engine sends in Configure, or the
  * properties of an explicit `service` provider resource.
  */
-import { type ConfigSource, configureFromStack } from "../lifecycle-kit/stack-config";
+import { type ConfigSource, configureFromStack } from "../lifecycle/stack-config";
 import { PLUGIN_PACKAGE } from "../resource-declaration";
 
 /**

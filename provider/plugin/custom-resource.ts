@@ -5,8 +5,8 @@
  * engine in plain text, whichever language the program is written in.
  */
 import type * as provider from "@pulumi/pulumi/provider";
+import type { ResourceProps } from "../lifecycle/methods";
 import type { DeclaredResource } from "../resource-declaration";
-import type { ResourceProps } from "../resource-lifecycle";
 import type { WarnOnResource } from "./engine-log";
 import { markSecrets, revealSecrets } from "./secrets";
 

@@ -6,7 +6,7 @@
  * wraps them.
  */
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
-import type { ResourceProps } from "../resource-lifecycle";
+import type { ResourceProps } from "../lifecycle/methods";
 
 function isWrapped(value: unknown): value is { value: unknown } {
   return (

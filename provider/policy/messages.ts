@@ -1,4 +1,4 @@
-import type { CanonicalFilter } from "../../contract/webhooks/shapes";
+import type { CanonicalFilter } from "../../contract/webhooks/types";
 import type { Credentials, DomainView, WebhookView } from "./views";
 
 /**

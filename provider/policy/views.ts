@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { Hostname } from "../../contract/domains/requests";
 import { canonicalFilters } from "../../contract/webhooks/requests";
-import type { CanonicalFilter } from "../../contract/webhooks/shapes";
+import type { CanonicalFilter } from "../../contract/webhooks/types";
 import { DOMAIN_COMPONENT_TYPE } from "../domain/declaration";
-import { containsUnknown } from "../lifecycle-kit/unknowns";
+import { containsUnknown } from "../lifecycle/unknowns";
 import * as registry from "../registry";
 import type { DeclaredResource, PolicyRole } from "../resource-declaration";
 import { VERSIONED_MEMBERS, type WebhookInputs, webhookInputsSchema } from "../webhook/schema";

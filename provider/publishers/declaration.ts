@@ -2,13 +2,13 @@
  * The VerificationFile resource (what directoryPublisher creates), declared once: registry.ts lists it,
  * and the runtime contract serves its lifecycle under the key `verificationFile`.
  */
-import { lazyLifecycle } from "../lazy-lifecycle";
+import { lazyLifecycle } from "../lifecycle/lazy-load";
 import { declareResource } from "../resource-declaration";
 
 /** VerificationFile's lifecycle: one small module answers all six methods. */
 export const verificationFileLifecycle = lazyLifecycle(
-  () => import("./file-lifecycle.js"),
-  () => import("./file-lifecycle.js"),
+  () => import("./verification-file.js"),
+  () => import("./verification-file.js"),
 );
 
 /** VerificationFile, as the registry lists it. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { SESSION_KINDS } from "../../contract/kinds";
 import { SNAPSHOT_SCHEMAS } from "../../contract/sessions/item-answers";
-import type { Snapshot } from "../../contract/sessions/item-shapes";
+import type { Snapshot } from "../../contract/sessions/item-types";
 import { type ApiVersion, isApiVersion } from "../../contract/versions";
 import { rememberSecret } from "../context/process";
 import { ConfigurationError } from "../errors/base";

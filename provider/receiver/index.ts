@@ -1,5 +1,5 @@
-export type * from "../../contract/sessions/item-shapes";
-export { isAuthentication, isFingerprint } from "../../contract/sessions/item-shapes";
+export type * from "../../contract/sessions/item-types";
+export { isAuthentication, isFingerprint } from "../../contract/sessions/item-types";
 export { InvalidSignatureError, MalformedDeliveryError } from "../errors/receiver";
 export { type Delivery, type ParseDeliveryOptions, parseDelivery } from "./delivery";
 export { createLambdaHandler, type FunctionUrlEvent, type FunctionUrlResult } from "./lambda";

@@ -1,4 +1,4 @@
-import type { Snapshot } from "../../contract/sessions/item-shapes";
+import type { Snapshot } from "../../contract/sessions/item-types";
 import type { ApiVersion } from "../../contract/versions";
 import { redact } from "../context/process";
 import { ConfigurationError } from "../errors/base";

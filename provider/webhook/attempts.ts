@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ServiceClient } from "../client/client";
-import { credentialKey } from "../lifecycle-kit/clients";
+import { credentialKey } from "../lifecycle/clients";
 import type { WebhookIdentity } from "./schema";
 
 /**

@@ -12,9 +12,9 @@ import { contextKey, processContext } from "../context/process";
 import { ConflictError, InvalidRequestError } from "../errors/api";
 import { LifecycleError, PendingCreateError } from "../errors/lifecycle";
 import { AmbiguousRequestError } from "../errors/transport";
-import { clientFor, credentialKey } from "../lifecycle-kit/clients";
-import { forgetWebhooks } from "../lifecycle-kit/listings";
-import type { ResourceProps } from "../resource-lifecycle";
+import { clientFor, credentialKey } from "../lifecycle/clients";
+import { forgetWebhooks } from "../lifecycle/listings";
+import type { ResourceProps } from "../lifecycle/methods";
 import { forgetAttempt, interruptedAttempt, noteAttempt } from "./attempts";
 import { claim, claimedUuids, clearPending, notePending } from "./claims";
 import {

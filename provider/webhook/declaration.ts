@@ -2,10 +2,10 @@
  * The Webhook resource, declared once: registry.ts lists it, and the runtime contract serves its
  * lifecycle under the key `webhook`.
  */
-import { lazyLifecycle } from "../lazy-lifecycle";
+import { lazyLifecycle } from "../lifecycle/lazy-load";
 import { declareResource } from "../resource-declaration";
 
-/** The Webhook's lifecycle: checks and diffs load plan.ts, the rest loads lifecycle.ts (and the API client). */
+/** The Webhook's lifecycle: checks and diffs load plan.ts, the rest loads apply.ts (and the API client). */
 export const webhookLifecycle = lazyLifecycle(
   () => import("./plan.js"),
   () => import("./apply.js"),

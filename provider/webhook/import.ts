@@ -5,7 +5,7 @@
  * (see WebhookState.secretKeyHash), and the inputs it answers lack `secretKey`, which the program must add.
  */
 
-import { clientFor } from "../lifecycle-kit/clients";
+import { clientFor } from "../lifecycle/clients";
 import { claim } from "./claims";
 import { importNotFoundError } from "./messages";
 import { inputsOf, observed } from "./state";

@@ -6,8 +6,8 @@
 import { isApiVersion } from "../../contract/versions";
 import { rememberSecret } from "../context/process";
 
-import { type CheckFailure, checkFailure, checkInputs } from "../lifecycle-kit/check";
-import { COMMON_INPUTS } from "../lifecycle-kit/common-members";
+import { type CheckFailure, checkFailure, checkInputs } from "../lifecycle/check";
+import { COMMON_INPUTS } from "../lifecycle/common-members";
 import {
   changedInputs,
   defaultsTo,
@@ -15,9 +15,9 @@ import {
   filterList,
   hashedSecret,
   type InputKinds,
-} from "../lifecycle-kit/input-comparison";
-import { UNKNOWN } from "../lifecycle-kit/unknowns";
-import type { CheckContext, ResourceProps } from "../resource-lifecycle";
+} from "../lifecycle/input-comparison";
+import type { CheckContext, ResourceProps } from "../lifecycle/methods";
+import { UNKNOWN } from "../lifecycle/unknowns";
 import { claim, notePending } from "./claims";
 import { MISSING_SECRET_KEY } from "./messages";
 import type { QuotaWarning } from "./quota-check";
@@ -129,8 +129,8 @@ async function credentialsMoved(old: WebhookState, news: ResourceProps): Promise
   // Stryker disable next-line ConditionalExpression: without the guard, sameCredentials says the same.
   if (old.credentialsHash === undefined) return false;
   // Loaded here, not at the top: the client is not needed for check, the first call a preview makes.
-  const { clientFor } = await import("../lifecycle-kit/clients.js");
-  const { sameCredentials } = await import("../lifecycle-kit/ownership.js");
+  const { clientFor } = await import("../lifecycle/clients.js");
+  const { sameCredentials } = await import("../lifecycle/ownership.js");
   try {
     const client = clientFor({ connection: news.connection as WebhookState["connection"] });
     return sameCredentials(client, old.credentialsHash) === false;

@@ -22,11 +22,11 @@
  * `--skip-preview`, the earlier ones may already be created.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { ConnectionInput } from "../../contract/common-types";
 import { MAX_ACTIVE_WEBHOOKS } from "../../contract/limits";
-import type { ConnectionInput } from "../../contract/shapes";
 import { contextKey, processContext } from "../context/process";
-import { type CredentialSettings, organizationKey } from "../lifecycle-kit/organization";
-import { STACK_KEYS } from "../lifecycle-kit/stack-config";
+import { type CredentialSettings, organizationKey } from "../lifecycle/organization";
+import { STACK_KEYS } from "../lifecycle/stack-config";
 import { overQuotaMessage } from "./quota-messages";
 import { overQuota, QuotaTally } from "./quota-tally";
 import type { QuotaInput } from "./schema";

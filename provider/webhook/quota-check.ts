@@ -21,11 +21,11 @@
 import { ConnectionInput } from "../../contract/connection";
 import { MAX_ACTIVE_WEBHOOKS } from "../../contract/limits";
 import { contextKey, processContext } from "../context/process";
-import type { CheckFailure } from "../lifecycle-kit/check";
-import { type CredentialSettings, organizationKey } from "../lifecycle-kit/organization";
-import { stackSettings } from "../lifecycle-kit/stack-config";
-import { containsUnknown } from "../lifecycle-kit/unknowns";
-import type { ResourceProps } from "../resource-lifecycle";
+import type { CheckFailure } from "../lifecycle/check";
+import type { ResourceProps } from "../lifecycle/methods";
+import { type CredentialSettings, organizationKey } from "../lifecycle/organization";
+import { stackSettings } from "../lifecycle/stack-config";
+import { containsUnknown } from "../lifecycle/unknowns";
 import { overQuotaMessage, replaceAtQuotaMessage } from "./quota-messages";
 import { type Holding, overQuota, QuotaTally } from "./quota-tally";
 import type { QuotaInput } from "./schema";

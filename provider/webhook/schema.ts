@@ -11,9 +11,9 @@ import {
   secretKeySchema,
   toWireFilters,
 } from "../../contract/webhooks/requests";
-import type { CanonicalFilter } from "../../contract/webhooks/shapes";
-import type { FieldAdvice } from "../lifecycle-kit/check";
-import { COMMON_NEXT_STEPS, COMMON_QUOTED } from "../lifecycle-kit/field-advice";
+import type { CanonicalFilter } from "../../contract/webhooks/types";
+import type { FieldAdvice } from "../lifecycle/check";
+import { COMMON_NEXT_STEPS, COMMON_QUOTED } from "../lifecycle/field-advice";
 
 /**
  * A Webhook's inputs after `check`: validated, defaults applied, filters in canonical order and form.

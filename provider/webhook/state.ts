@@ -3,10 +3,10 @@
 import { type ApiVersion, isApiVersion } from "../../contract/versions";
 import { canonicalFilters, toWireFilters } from "../../contract/webhooks/requests";
 import type { ServiceClient } from "../client/client";
-import { withCommonMembers } from "../lifecycle-kit/common-members";
-import { credentialsHash, recordedCredentials } from "../lifecycle-kit/ownership";
-import { hashSecret } from "../lifecycle-kit/secret-hash";
-import type { ResourceProps } from "../resource-lifecycle";
+import { withCommonMembers } from "../lifecycle/common-members";
+import type { ResourceProps } from "../lifecycle/methods";
+import { credentialsHash, recordedCredentials } from "../lifecycle/ownership";
+import { hashSecret } from "../lifecycle/secret-hash";
 import { type WebhookInputs, type WebhookOutputs, type WebhookState, webhookInputsSchema } from "./schema";
 import type { WebhookRecord } from "./wire";
 

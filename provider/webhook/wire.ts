@@ -1,7 +1,7 @@
-import type { Timestamp, WireOwner } from "../../contract/shapes";
-import type { Webhook, WebhookCreateBody, WireFilter } from "../../contract/webhooks/shapes";
+import type { Timestamp, WireOwner } from "../../contract/common-types";
+import type { Webhook, WebhookCreateBody, WireFilter } from "../../contract/webhooks/types";
 import type { ServiceClient } from "../client/client";
-import * as Listings from "../lifecycle-kit/listings";
+import * as Listings from "../lifecycle/listings";
 import type { WebhookInputs } from "./schema";
 
 /**

@@ -1,4 +1,4 @@
-import { resolveHost } from "../../contract/domains/hosts";
+import { resolveHost } from "../../contract/domains/hostname-overrides";
 import {
   FinishRegistrationBody as FinishBody,
   StartRegistrationBody as StartBody,

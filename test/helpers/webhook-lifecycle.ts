@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { UNKNOWN } from "../../provider/lifecycle-kit/unknowns";
+import { UNKNOWN } from "../../provider/lifecycle/unknowns";
 import { webhook } from "../../provider/registry";
 import { DIFF_NONE, DIFF_SOME, type DynamicHost } from "./dynamic-host";
 import { HOOKS_TOKEN, SECRET, webhookArgs } from "./fixtures";

@@ -1,6 +1,6 @@
 /**
  * What the client's SDK integration methods take and answer (spec 2.8, 4.3 and 5), as plain TypeScript
- * (no zod, for the reason ../shapes.ts gives), in the spec's wire names. The request rules live in requests.ts, the answer schemas
+ * (no zod, for the reason ../common-types.ts gives), in the spec's wire names. The request rules live in requests.ts, the answer schemas
  * in answers.ts.
  */
 

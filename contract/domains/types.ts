@@ -3,7 +3,7 @@
  * spec's wire names, as plain TypeScript. The request rules are in requests.ts, the answer schemas in
  * answers.ts.
  */
-import type { Timestamp, WireOwner } from "../shapes";
+import type { Timestamp, WireOwner } from "../common-types";
 
 /** A registered domain as the service sends it (spec 2.7). */
 export interface Domain {

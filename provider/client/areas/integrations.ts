@@ -12,7 +12,7 @@ import type {
   AuthorizeUserInput,
   LoginVoucher,
   SupportedBrands,
-} from "../../../contract/integrations/shapes";
+} from "../../../contract/integrations/types";
 import { rememberSecret } from "../../context/process";
 import { type Requester, routeInfo } from "../call";
 import { checkRequest } from "../check";

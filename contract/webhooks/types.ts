@@ -1,9 +1,9 @@
 /**
  * A webhook as the client takes and answers it (spec 2.6, 4.2, 4.3), in the spec's wire names, as plain
- * TypeScript (no zod, for the reason ../shapes.ts gives). The request rules are in requests.ts, the
+ * TypeScript (no zod, for the reason ../common-types.ts gives). The request rules are in requests.ts, the
  * answer schemas in answers.ts.
  */
-import type { Timestamp, WireOwner } from "../shapes";
+import type { Timestamp, WireOwner } from "../common-types";
 
 /** A webhook filter as the service sends and takes it: exactly one of `value` or `values`. */
 export interface WireFilter {

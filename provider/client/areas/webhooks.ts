@@ -3,7 +3,7 @@ import { VERSIONED } from "../../../contract/routes";
 import { VERSION_TRAITS } from "../../../contract/versions";
 import * as Answers from "../../../contract/webhooks/answers";
 import { webhookCreateBodySchema } from "../../../contract/webhooks/requests";
-import type { Webhook, WebhookCreateBody } from "../../../contract/webhooks/shapes";
+import type { Webhook, WebhookCreateBody } from "../../../contract/webhooks/types";
 import { rememberSecret } from "../../context/process";
 import { type Requester, routeInfo } from "../call";
 import { checkRequest } from "../check";

@@ -1,5 +1,5 @@
-import type { ResourceProps } from "../resource-lifecycle";
 import { sameValue } from "./input-comparison";
+import type { ResourceProps } from "./methods";
 
 /** What a lifecycle's `read` answers for an object the refresh found. */
 export interface Refreshed {

@@ -13,7 +13,7 @@ import type {
   FingerprintItemV1,
   FingerprintItemV2,
   ItemWarning,
-} from "./item-shapes";
+} from "./item-types";
 
 /** An authentication as GET, lookup and search return it, in the client's API version. */
 export type AuthenticationItem = AuthenticationItemV1 | AuthenticationItemV2;

@@ -4,12 +4,12 @@
  * failure leaves this package the same way: one message, advice that fits the command that ran, no stack
  * trace unless asked for (errors/host-echo.ts).
  */
-import { noteProgramCall, servingSavedState } from "./call-origin";
-import { type SavedStateCommand, savedStateAdvice } from "./errors/advice";
-import { AuthenticationError, readvised, WebhooksNotEnabledError } from "./errors/api";
-import { asReported, expectHostEcho } from "./errors/host-echo";
-import { stackSettings } from "./lifecycle-kit/stack-config";
-import type { ResourceLifecycle, ResourceProps } from "./resource-lifecycle";
+import { noteProgramCall, servingSavedState } from "../call-origin";
+import { type SavedStateCommand, savedStateAdvice } from "../errors/advice";
+import { AuthenticationError, readvised, WebhooksNotEnabledError } from "../errors/api";
+import { asReported, expectHostEcho } from "../errors/host-echo";
+import type { ResourceLifecycle, ResourceProps } from "./methods";
+import { stackSettings } from "./stack-config";
 
 /** The command that reads or deletes without a program: `refresh` for a Read, `destroy` for a Delete. */
 const COMMAND_OF: Readonly<Record<"read" | "remove", SavedStateCommand>> = {

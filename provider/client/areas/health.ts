@@ -1,5 +1,5 @@
 import { StatusOk as StatusOkSchema } from "../../../contract/answers";
-import type { StatusOk } from "../../../contract/shapes";
+import type { StatusOk } from "../../../contract/common-types";
 import type { Requester } from "../call";
 
 /** GET /v1/health (spec 4.2): tests the credentials and the service. */

@@ -1,11 +1,11 @@
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, normalize, resolve } from "node:path";
 import { z } from "zod";
-import { checkInputs, type FieldAdvice } from "../lifecycle-kit/check";
-import { changedInputs, exact, hashedSecret, type InputKinds } from "../lifecycle-kit/input-comparison";
-import { type Refreshed, refreshAnswer } from "../lifecycle-kit/refresh";
-import { hashSecret } from "../lifecycle-kit/secret-hash";
-import type { ResourceProps } from "../resource-lifecycle";
+import { checkInputs, type FieldAdvice } from "../lifecycle/check";
+import { changedInputs, exact, hashedSecret, type InputKinds } from "../lifecycle/input-comparison";
+import type { ResourceProps } from "../lifecycle/methods";
+import { type Refreshed, refreshAnswer } from "../lifecycle/refresh";
+import { hashSecret } from "../lifecycle/secret-hash";
 
 /** What a VerificationFile accepts. */
 export const FileInputs = z.object({

@@ -3,7 +3,7 @@
  * the API client, and the dynamic-provider host's first Check loads only what checking needs. The
  * runtime bundle (rolldown.config.mjs) turns each module loaded here into a chunk of its own.
  */
-import type { ResourceLifecycle } from "./resource-lifecycle";
+import type { ResourceLifecycle } from "./methods";
 
 /** How many modules were loaded when the compile cache was last written. */
 let modulesCached = 0;

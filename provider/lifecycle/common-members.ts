@@ -4,8 +4,8 @@
  * use the same credentials.
  */
 
-import type { ResourceProps } from "../resource-lifecycle";
 import { connection, type InputKinds, language } from "./input-comparison";
+import type { ResourceProps } from "./methods";
 
 /** How every resource's diff compares its common members: by meaning (see input-comparison.ts). */
 export const COMMON_INPUTS: InputKinds = { connection, acceptLanguage: language };

@@ -1,5 +1,5 @@
-import type { Domain } from "../../contract/domains/shapes";
-import type { Webhook } from "../../contract/webhooks/shapes";
+import type { Domain } from "../../contract/domains/types";
+import type { Webhook } from "../../contract/webhooks/types";
 import type { ServiceClient } from "../client/client";
 import { type ContextKey, contextKey, processContext } from "../context/process";
 import { credentialKey } from "./clients";

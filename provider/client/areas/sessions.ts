@@ -9,7 +9,7 @@ import type {
   SearchImageOptions,
   ServiceIdPage,
   SessionSearch,
-} from "../../../contract/sessions/shapes";
+} from "../../../contract/sessions/types";
 import { type ApiVersion, type ImageFlag, VERSION_TRAITS } from "../../../contract/versions";
 import type { RequestInfo } from "../../errors/base";
 import { type Requester, routeInfo } from "../call";

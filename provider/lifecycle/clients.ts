@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AcceptLanguage, ConnectionInput } from "../../contract/shapes";
+import type { AcceptLanguage, ConnectionInput } from "../../contract/common-types";
 import type { ApiVersion } from "../../contract/versions";
 import { ServiceClient } from "../client/client";
 import { type ClientOptions, resolveOptions } from "../client/config";

@@ -6,7 +6,7 @@ import type {
   DomainRegistrationStart,
   FinishDomainRegistrationBody,
   StartDomainRegistrationBody,
-} from "../../../contract/domains/shapes";
+} from "../../../contract/domains/types";
 import { VERSIONED } from "../../../contract/routes";
 import { rememberSecret } from "../../context/process";
 import { type Requester, routeInfo } from "../call";
