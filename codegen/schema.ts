@@ -10,7 +10,7 @@ import { z } from "zod";
 import { DOMAIN_COMPONENT_TYPE, domainVerification } from "../provider/domain/declaration";
 import { SECRET_SETTINGS, STACK_KEYS } from "../provider/lifecycle/stack-config";
 import * as registry from "../provider/registry";
-import { PLUGIN_PACKAGE, pluginToken, type SecretProperties } from "../provider/resource-declaration";
+import { PLUGIN_PACKAGE, pluginToken, type SecretProperties } from "../provider/resource-kit/declaration";
 import { type JsonSchema, type Properties, TypeCollector, type TypeSpec } from "./pulumi-types";
 import { CONFIG_DOCS, DOCUMENTED_FILES, DOMAIN_SHAPE, RESOURCE_SHAPES, type Shape } from "./shapes";
 import { SourceDocs } from "./tsdoc";

@@ -1,12 +1,12 @@
 /**
  * Every resource type this package serves, one line each. The runtime contract serves each under its
  * export name, which is its key; the policy pack reads the type tokens from here. Adding a resource is a
- * new folder with a declaration.ts (see resource-declaration.ts) and one line below. Only declarations
+ * new folder with a declaration.ts (see resource-kit/declaration.ts) and one line below. Only declarations
  * belong here: everything this module exports becomes part of `@service/pulumi/runtime`.
  */
 import * as domain from "./domain/declaration";
 import * as publishers from "./publishers/declaration";
-import type { DeclaredResource } from "./resource-declaration";
+import type { DeclaredResource } from "./resource-kit/declaration";
 import * as webhooks from "./webhook/declaration";
 
 // Typed plainly, so that the declarations of `@service/pulumi/runtime` stop here: a re-export would make a

@@ -6,10 +6,10 @@
  * serves every resource that registry.ts lists, under its key.
  */
 
+import { assertSupportedNode } from "./context/node-version";
+import { setProgramLanguage } from "./context/program-language";
 import { dropHostEchoes, expectHostEcho } from "./errors/host-echo";
 import { type ConfigSource, configureFromStack } from "./lifecycle/stack-config";
-import { assertSupportedNode } from "./node-version";
-import { setProgramLanguage } from "./program-language";
 
 // Before anything else: on an old Node the failure below is the only one the user should see. The
 // imports of this module are plain JavaScript that loads on any Node; lifecycles load their modules
@@ -27,7 +27,7 @@ try {
 
 export type { CheckContext, ResourceLifecycle, ResourceProps } from "./lifecycle/methods";
 export * from "./registry";
-export type { DeclaredResource, PolicyRole, SecretProperties } from "./resource-declaration";
+export type { DeclaredResource, PolicyRole, SecretProperties } from "./resource-kit/declaration";
 export type { ConfigSource };
 
 /**

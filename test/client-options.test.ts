@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { resolveOptions } from "../provider/client/config";
 import { ConfigurationError } from "../provider/client/index";
 import { processContext } from "../provider/context/process";
-import { setProgramLanguage } from "../provider/program-language";
+import { setProgramLanguage } from "../provider/context/program-language";
 
 import { TOKEN, useScriptedServers } from "./helpers/scripted-server";
 

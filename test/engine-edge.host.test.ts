@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { isUnsupportedNode } from "../provider/node-version";
+import { isUnsupportedNode } from "../provider/context/node-version";
 import { webhook } from "../provider/registry";
 import { callFailure, type DynamicHost, startDynamicHost } from "./helpers/dynamic-host";
 import { HOOKS_TOKEN, HOST, SECRET, webhookArgs } from "./helpers/fixtures";

@@ -12,10 +12,10 @@ import {
   rememberSecret,
   setProcessContext,
 } from "../provider/context/process";
+import { setProgramLanguage } from "../provider/context/program-language";
 import { adviceFor } from "../provider/errors/advice";
 import { describeBody, errorFromResponse } from "../provider/errors/api";
 import * as source from "../provider/errors/index";
-import { setProgramLanguage } from "../provider/program-language";
 
 type Errors = typeof source;
 /** The built copy, as a serialized provider loads it next to the program's copy. */

@@ -35,7 +35,7 @@ import { configureFromStack } from "../provider/lifecycle/stack-config";
 import { CustomResource } from "../provider/plugin/custom-resource";
 import { markSecrets } from "../provider/plugin/secrets";
 import { domainRegistration, domainVerification, verificationFile, webhook } from "../provider/registry";
-import type { DeclaredResource } from "../provider/resource-declaration";
+import type { DeclaredResource } from "../provider/resource-kit/declaration";
 import { outputsFor } from "../provider/webhook/state";
 
 /** The stack's base URL, which a connection without one falls back on. */

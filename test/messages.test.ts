@@ -12,7 +12,7 @@ import type { CheckFailure } from "../provider/lifecycle/check";
 import { hostOverrides } from "../provider/lifecycle/clients";
 import { createNodeHandler, MemoryCounterStore, parseDelivery } from "../provider/receiver/index";
 import { domainRegistration, domainVerification, verificationFile, webhook } from "../provider/registry";
-import type { DeclaredResource } from "../provider/resource-declaration";
+import type { DeclaredResource } from "../provider/resource-kit/declaration";
 import * as webhookMessages from "../provider/webhook/messages";
 import { startSandbox } from "../sandbox/index";
 import { HOOKS_TOKEN, PLAIN_TOKEN, webhookArgs } from "./helpers/fixtures";

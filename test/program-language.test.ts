@@ -16,7 +16,7 @@ import {
   setProgramLanguage,
   spellOption,
   spellProperty,
-} from "../provider/program-language";
+} from "../provider/context/program-language";
 
 afterEach(() => {
   setProcessContext(new ProcessContext());

@@ -21,8 +21,8 @@ import type {
 import type { ApiVersion } from "../../contract/versions";
 import type { Webhook, WebhookCreateBody } from "../../contract/webhooks/types";
 import type { Clock } from "../context/clock";
+import { isUnsupportedNode, nodeTooOld } from "../context/node-version";
 import { ConfigurationError } from "../errors/base";
-import { isUnsupportedNode, nodeTooOld } from "../node-version";
 import * as Domains from "./areas/domains";
 import * as Health from "./areas/health";
 import * as Integrations from "./areas/integrations";

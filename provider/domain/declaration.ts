@@ -4,7 +4,7 @@
  * `domainVerification`.
  */
 import { lazyLifecycle } from "../lifecycle/lazy-load";
-import { declareResource, pluginToken } from "../resource-declaration";
+import { declareResource, pluginToken } from "../resource-kit/declaration";
 
 /**
  * The Domain component's type token, in a program and in the provider plugin alike; policies find a

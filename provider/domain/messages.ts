@@ -1,6 +1,6 @@
 import { describeObservation, type Observation } from "../../contract/domains/verification-check";
+import { optionSetting, spellProperty } from "../context/program-language";
 import { LifecycleError } from "../errors/lifecycle";
-import { optionSetting, spellProperty } from "../program-language";
 import type { WebhookRecord } from "../webhook/wire";
 
 /** Every failure the domain flow reports, worded once: the object, the cause and the next step. */

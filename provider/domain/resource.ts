@@ -1,8 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { AcceptLanguage, ConnectionInput } from "../../contract/common-types";
-import { DYNAMIC_MODULE } from "../resource-declaration";
-import { withSecretConnection, withSecretOutputs } from "../resource-options";
-import { StoredProvider } from "../stored-provider";
+import { DYNAMIC_MODULE } from "../resource-kit/declaration";
+import { withSecretConnection, withSecretOutputs } from "../resource-kit/options";
+import { StoredProvider } from "../resource-kit/stored-provider";
 import { domainRegistration, domainVerification } from "./declaration";
 
 /** The members every domain step takes; a change to them updates in place. */

@@ -5,7 +5,7 @@
  * them to a setting their code never reads.
  */
 
-import { spellProperty } from "../program-language";
+import { spellProperty } from "../context/program-language";
 
 /** `"client"`: a ServiceClient in the user's own code. `"pulumi"`: the client a resource's provider made. */
 export type AdviceContext = "client" | "pulumi";
@@ -52,7 +52,7 @@ export function adviceFor(context: AdviceContext = "client"): SettingAdvice {
 export type SavedStateCommand = "pulumi destroy" | "pulumi refresh";
 
 /**
- * A resource's settings when `command` ran on the credentials saved in the stack (see call-origin.ts): a
+ * A resource's settings when `command` ran on the credentials saved in the stack (see context/call-origin.ts): a
  * token fixed since then reaches the provider only through `--run-program` (stack config), or once an
  * update has recorded it (the resource's own `connection`).
  */

@@ -4,7 +4,7 @@
  * failure leaves this package the same way: one message, advice that fits the command that ran, no stack
  * trace unless asked for (errors/host-echo.ts).
  */
-import { noteProgramCall, servingSavedState } from "../call-origin";
+import { noteProgramCall, servingSavedState } from "../context/call-origin";
 import { type SavedStateCommand, savedStateAdvice } from "../errors/advice";
 import { AuthenticationError, readvised, WebhooksNotEnabledError } from "../errors/api";
 import { asReported, expectHostEcho } from "../errors/host-echo";
@@ -28,7 +28,7 @@ function tokenSource(props: ResourceProps): "connection" | "config" | undefined 
 }
 
 /**
- * A refused token, on a Read or Delete of a process that serves saved state (call-origin.ts), advised for
+ * A refused token, on a Read or Delete of a process that serves saved state (context/call-origin.ts), advised for
  * that case: fixing the config alone changes nothing for `destroy` and `refresh`, which keep using what the
  * last update saved until they run with `--run-program`.
  */

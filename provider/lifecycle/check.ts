@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { readableIssue } from "../../contract/issues";
 import { formatPath } from "../../contract/path";
-import { programLanguage, propertyName } from "../program-language";
+import { programLanguage, propertyName } from "../context/program-language";
 import { knownMembers } from "./unknowns";
 
 /** A check failure as the engine receives it. */

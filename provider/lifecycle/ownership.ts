@@ -1,6 +1,6 @@
 import type { ServiceClient } from "../client/client";
+import { spellProperty } from "../context/program-language";
 import { LifecycleError } from "../errors/lifecycle";
-import { spellProperty } from "../program-language";
 import { canonicalBaseUrl } from "./input-comparison";
 import { activeWebhooks, registeredDomains } from "./listings";
 import { hashSecret, secretMatches } from "./secret-hash";

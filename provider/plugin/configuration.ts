@@ -4,7 +4,7 @@
  * properties of an explicit `service` provider resource.
  */
 import { type ConfigSource, configureFromStack } from "../lifecycle/stack-config";
-import { PLUGIN_PACKAGE } from "../resource-declaration";
+import { PLUGIN_PACKAGE } from "../resource-kit/declaration";
 
 /**
  * The engine names each configuration variable `<package>:config:<key>` (`service:config:token`), with

@@ -6,7 +6,7 @@
  */
 import type * as provider from "@pulumi/pulumi/provider";
 import type { ResourceProps } from "../lifecycle/methods";
-import type { DeclaredResource } from "../resource-declaration";
+import type { DeclaredResource } from "../resource-kit/declaration";
 import type { WarnOnResource } from "./engine-log";
 import { markSecrets, revealSecrets } from "./secrets";
 

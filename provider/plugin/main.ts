@@ -4,8 +4,8 @@
  */
 import { main } from "@pulumi/pulumi/provider";
 import { processContext } from "../context/process";
+import { findProgramLanguage, setProgramLanguage } from "../context/program-language";
 import type { ResourceProps } from "../lifecycle/methods";
-import { findProgramLanguage, setProgramLanguage } from "../program-language";
 import { configure } from "./configuration";
 import { ConstructGuard } from "./construct-guard";
 import { engineAddressOf, engineWarnings } from "./engine-log";

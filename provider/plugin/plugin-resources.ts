@@ -4,7 +4,7 @@
  * same plugin for their lifecycles, so no dynamic provider (and no serialized code) is involved.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { DeclaredResource } from "../resource-declaration";
+import type { DeclaredResource } from "../resource-kit/declaration";
 
 /** A custom resource of the plugin; what it holds depends on its type token. */
 class PluginResource extends pulumi.CustomResource {}

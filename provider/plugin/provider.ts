@@ -4,11 +4,11 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
-import { noteProgramCall } from "../call-origin";
+import { noteProgramCall } from "../context/call-origin";
 import { DOMAIN_COMPONENT_TYPE } from "../domain/declaration";
 import type { ResourceProps } from "../lifecycle/methods";
 import * as registry from "../registry";
-import type { DeclaredResource } from "../resource-declaration";
+import type { DeclaredResource } from "../resource-kit/declaration";
 import type { ConstructGuard } from "./construct-guard";
 import { CustomResource } from "./custom-resource";
 import type { WarnOnResource } from "./engine-log";

@@ -5,7 +5,7 @@ import type { CanonicalFilter } from "../../contract/webhooks/types";
 import { DOMAIN_COMPONENT_TYPE } from "../domain/declaration";
 import { containsUnknown } from "../lifecycle/unknowns";
 import * as registry from "../registry";
-import type { DeclaredResource, PolicyRole } from "../resource-declaration";
+import type { DeclaredResource, PolicyRole } from "../resource-kit/declaration";
 import { VERSIONED_MEMBERS, type WebhookInputs, webhookInputsSchema } from "../webhook/schema";
 
 /**

@@ -3,7 +3,7 @@
  * and the runtime contract serves its lifecycle under the key `verificationFile`.
  */
 import { lazyLifecycle } from "../lifecycle/lazy-load";
-import { declareResource } from "../resource-declaration";
+import { declareResource } from "../resource-kit/declaration";
 
 /** VerificationFile's lifecycle: one small module answers all six methods. */
 export const verificationFileLifecycle = lazyLifecycle(

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
-import { DYNAMIC_MODULE } from "../resource-declaration";
-import { withSecretOutputs } from "../resource-options";
-import { StoredProvider } from "../stored-provider";
+import { DYNAMIC_MODULE } from "../resource-kit/declaration";
+import { withSecretOutputs } from "../resource-kit/options";
+import { StoredProvider } from "../resource-kit/stored-provider";
 import { verificationFile } from "./declaration";
 import type { Publisher } from "./publisher";
 

@@ -3,7 +3,7 @@
  * lifecycle under the key `webhook`.
  */
 import { lazyLifecycle } from "../lifecycle/lazy-load";
-import { declareResource } from "../resource-declaration";
+import { declareResource } from "../resource-kit/declaration";
 
 /** The Webhook's lifecycle: checks and diffs load plan.ts, the rest loads apply.ts (and the API client). */
 export const webhookLifecycle = lazyLifecycle(

@@ -1,6 +1,6 @@
+import { optionSetting, spellProperty } from "../context/program-language";
 import type { InvalidRequestError } from "../errors/api";
 import { LifecycleError } from "../errors/lifecycle";
-import { optionSetting, spellProperty } from "../program-language";
 import type { WebhookIdentity } from "./schema";
 import type { WebhookRecord } from "./wire";
 

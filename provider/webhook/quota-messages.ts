@@ -5,7 +5,12 @@
  * shows a credential: organizations are told apart by the Webhooks that share them.
  */
 import { MAX_ACTIVE_WEBHOOKS } from "../../contract/limits";
-import { optionSetting, type ProgramLanguage, programLanguage, spellProperty } from "../program-language";
+import {
+  optionSetting,
+  type ProgramLanguage,
+  programLanguage,
+  spellProperty,
+} from "../context/program-language";
 
 /** Names as a message lists them: `"a", "b" and "c"`. */
 function listed(names: readonly string[]): string {

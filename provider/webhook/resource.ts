@@ -1,9 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { AcceptLanguage, ConnectionInput } from "../../contract/common-types";
 import type { ApiVersion } from "../../contract/versions";
-import { DYNAMIC_MODULE } from "../resource-declaration";
-import { withSecretConnection, withSecretOutputs } from "../resource-options";
-import { StoredProvider } from "../stored-provider";
+import { DYNAMIC_MODULE } from "../resource-kit/declaration";
+import { withSecretConnection, withSecretOutputs } from "../resource-kit/options";
+import { StoredProvider } from "../resource-kit/stored-provider";
 import { webhook } from "./declaration";
 import { quotaInput } from "./program-quota";
 import { QUOTA_INPUT } from "./schema";

@@ -5,8 +5,8 @@
  * the resource classes' type tokens, the provider plugin, its schema and the policy pack's tokens all
  * read them from there.
  */
-import { atEngineEdge } from "./lifecycle/boundary";
-import type { ResourceLifecycle } from "./lifecycle/methods";
+import { atEngineEdge } from "../lifecycle/boundary";
+import type { ResourceLifecycle } from "../lifecycle/methods";
 
 /**
  * The module part of every dynamic resource's type token, `pulumi-nodejs:dynamic/<module>:<type>`.

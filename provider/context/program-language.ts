@@ -12,7 +12,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { contextKey, processContext } from "./context/process";
+import { contextKey, processContext } from "./process";
 
 /** The runtimes whose SDKs can use this package, by the name Pulumi.yaml's `runtime` gives them. */
 export type ProgramLanguage = "nodejs" | "python" | "go" | "yaml" | "dotnet";

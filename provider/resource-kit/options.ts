@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { ConnectionInput } from "../contract/common-types";
+import type { ConnectionInput } from "../../contract/common-types";
 
 /** Adds the outputs a resource derives from secrets to `additionalSecretOutputs`, keeping the caller's. */
 export function withSecretOutputs<T extends pulumi.CustomResourceOptions>(

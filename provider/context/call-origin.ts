@@ -16,7 +16,7 @@
  * One gap: an `up` whose program registers none of this package's resources, but deletes some left in
  * state, also calls only Delete; the engine then configures the provider from state too, as for a destroy.
  */
-import { contextKey, processContext } from "./context/process";
+import { contextKey, processContext } from "./process";
 
 const ORIGIN = contextKey("calls from a program", () => ({ fromProgram: false }));
 
