@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SOURCE_DIRS } from "../scripts/build.mts";
+import { SOURCE_DIRS } from "../tools/build/build.mts";
 
 /** dist/'s folders that tsc does not emit: the runtime bundle (rebuilt whole) and the API reference. */
 const NOT_EMITTED = new Set(["runtime", "docs"]);

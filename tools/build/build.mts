@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 
-const root = join(import.meta.dirname, "..");
+const root = join(import.meta.dirname, "../..");
 const dist = join(root, "dist");
 /** The runtime bundle (rolldown.config.mjs), rebuilt whole on every build rather than file by file. */
 const bundle = join(dist, "runtime");
@@ -56,7 +56,7 @@ function pruneOrphans(dir: string): void {
 /**
  * The newest modification time among the sources and their folders. A folder's time changes when a file
  * in it is added, removed or renamed, which a walk over the files alone would miss. Dot-folders (such as
- * quickstart/.well-known-files, which the sandbox writes) are not sources.
+ * tools/quickstart/.well-known-files, which the sandbox writes) are not sources.
  */
 function newestSource(dir: string): number {
   if (!existsSync(dir)) return 0;
