@@ -6,7 +6,7 @@
  * stays separate.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 
 const root = join(import.meta.dirname, "../..");
@@ -38,19 +38,27 @@ const SETTINGS = [
   "package-lock.json",
 ];
 
-/** Output files whose source is gone: left behind, they would let a test pass against deleted code. */
-function pruneOrphans(dir: string): void {
-  if (!existsSync(dir)) return;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (path === bundle) continue;
-    if (entry.isDirectory()) {
-      pruneOrphans(path);
-      continue;
+/**
+ * Removes from `out` (what tsc emitted from the sources under `sources`) each file whose source is gone,
+ * and each folder that leaves empty; `keep` (the runtime bundle) is left whole. Left behind, an orphan
+ * would let a test pass against deleted code, and an emptied folder (its sources moved elsewhere) would
+ * still look like a folder the build emits.
+ */
+export function pruneOrphans(out: string, sources: string, keep: string): void {
+  const prune = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (path === keep) continue;
+      if (entry.isDirectory()) {
+        prune(path);
+        if (readdirSync(path).length === 0) rmdirSync(path);
+        continue;
+      }
+      const source = relative(out, path).replace(/(\.d)?\.(js|ts)(\.map)?$/, ".ts");
+      if (source.endsWith(".ts") && !existsSync(join(sources, source))) rmSync(path);
     }
-    const source = relative(dist, path).replace(/(\.d)?\.(js|ts)(\.map)?$/, ".ts");
-    if (source.endsWith(".ts") && !existsSync(join(root, source))) rmSync(path);
-  }
+  };
+  if (existsSync(out)) prune(out);
 }
 
 /**
@@ -84,7 +92,7 @@ export function isCurrent(): boolean {
 
 /** Compiles dist/ incrementally and bundles the runtime; throws with the tools' output when either fails. */
 export function build(): void {
-  pruneOrphans(dist);
+  pruneOrphans(dist, root, bundle);
   rmSync(bundle, { recursive: true, force: true });
   rmSync(stamp, { force: true });
   const run = (tool: string, ...args: string[]) =>
