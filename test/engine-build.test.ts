@@ -1,5 +1,5 @@
 /**
- * `npm run engine` (scripts/engine.mts) tells what it does and waits its turn, proven with a fake, slow
+ * `npm run engine` (tools/engine/engine.mts) tells what it does and waits its turn, proven with a fake, slow
  * `go` (SERVICE_ENGINE_GO) and a temporary SERVICE_ENGINE_CACHE: never a real build, never the real cache.
  * - a build says when it starts and how long it should take, then prints a line at least every interval;
  * - one run at a time holds the folder's lock: a second waits, then reuses what the first built;
@@ -11,17 +11,17 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { lockPathOf } from "../scripts/engine-lock.mts";
+import { lockPathOf } from "../tools/engine/engine-lock.mts";
 import {
   everyInterval,
   formatDuration,
   PROGRESS_EVERY_MS,
   progressInterval,
-} from "../scripts/engine-progress.mts";
-import { engineBinDir } from "../scripts/pulumi-engine.mts";
+} from "../tools/engine/engine-progress.mts";
+import { engineBinDir } from "../tools/engine/pulumi-engine.mts";
 import { type FakeGo, fakeGo } from "./helpers/fake-go";
 
-const SCRIPT = join(__dirname, "../scripts/engine.mts");
+const SCRIPT = join(__dirname, "../tools/engine/engine.mts");
 /** The progress interval of these runs: short, so that a fake build of a second shows several lines. */
 const EVERY_MS = 100;
 /** No run here may take longer; a run that hangs fails its test instead of the suite's timeout. */
@@ -265,7 +265,7 @@ describe("npm run engine, with a fake slow go and a temporary cache", () => {
     expect((await runEngine().done).code).toBe(0);
     const after = snapshot(binDir);
     expect(readFileSync(stale, "utf8")).toBe(
-      readFileSync(join(__dirname, "../engine/pulumi-language-nodejs.cjs"), "utf8"),
+      readFileSync(join(__dirname, "../tools/engine/pulumi-language-nodejs.cjs"), "utf8"),
     );
     expect(after["pulumi-language-nodejs"]!.ino).not.toBe(before["pulumi-language-nodejs"]!.ino);
     const { "pulumi-language-nodejs": _changed, ...rest } = after;

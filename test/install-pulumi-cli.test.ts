@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { findPulumiCli } from "../quickstart/pulumi-cli";
+import { findPulumiCli } from "../tools/quickstart/pulumi-cli";
 import { ENGINE_MISSING_REASON, type EngineNeeds, engineGate } from "./e2e/helpers/engine";
 
 const base = mkdtempSync(join(tmpdir(), "pulumi-cli-search-"));

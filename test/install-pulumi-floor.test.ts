@@ -13,7 +13,7 @@ import { registerDomain, startWorld, type World } from "./helpers/world";
  * The packed package next to an older @pulumi/pulumi: that version's closure serializer writes the
  * providers (under setMocks) and that version's dynamic-provider host runs them over gRPC, Configure
  * first, as the engine would. It downloads each version, so it runs only through `npm run
- * test:pulumi-floor` (scripts/pulumi-floor.mts), which sets SERVICE_PULUMI_VERSIONS.
+ * test:pulumi-floor` (tools/checks/pulumi-floor.mts), which sets SERVICE_PULUMI_VERSIONS.
  */
 const repo = join(__dirname, "..");
 const manifest = JSON.parse(readFileSync(join(repo, "package.json"), "utf8"));

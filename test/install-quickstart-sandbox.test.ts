@@ -4,11 +4,11 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
-import { freePort } from "../scripts/time-sandbox-start.mts";
+import { freePort } from "../tools/bench/time-sandbox-start.mts";
 import { plainApi } from "./helpers/http";
 
 const root = join(__dirname, "..");
-const SCRIPT = join(root, "dist/quickstart/sandbox.js");
+const SCRIPT = join(root, "dist/tools/quickstart/sandbox.js");
 const TOKEN = "quickstart-token";
 
 interface Run {
@@ -60,7 +60,7 @@ const stopped = (child: ChildProcess) =>
     child.kill("SIGTERM");
   });
 
-describe("npm run sandbox (quickstart/sandbox.ts)", () => {
+describe("npm run sandbox (tools/quickstart/sandbox.ts)", () => {
   it("listens on the port SERVICE_SANDBOX_PORT names, and verifies the quickstart host on that port", async () => {
     const port = await freePort();
     const { child, text } = await start([], { SERVICE_SANDBOX_PORT: String(port) });
@@ -79,7 +79,7 @@ describe("npm run sandbox (quickstart/sandbox.ts)", () => {
       const domain = "hooks.quickstart.test";
       const started = await api("POST", "/v2/domains/start_registration", { body: { domain_name: domain } });
       expect(started.status).toBe(200);
-      const dir = join(root, "quickstart/.well-known-files/service_url_registration");
+      const dir = join(root, "tools/quickstart/.well-known-files/service_url_registration");
       mkdirSync(dir, { recursive: true });
       const file = join(dir, started.json.verifier);
       writeFileSync(file, started.json.register_token);

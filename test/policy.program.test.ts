@@ -10,7 +10,7 @@ const { pulumi, service } = mockedPulumi({
   config: {
     "quickstart:hostname": "hooks.quickstart.test",
     "quickstart:webhookSecret": "quickstart-webhook-secret-0001",
-    "quickstart:filesDir": "quickstart/.well-known-files",
+    "quickstart:filesDir": "tools/quickstart/.well-known-files",
   },
 });
 const recorded = recordRegistrations();
@@ -21,7 +21,7 @@ const byName = (resources: readonly EngineResource[], name: string) =>
 describe("programs registered through the Node SDK, as the engine passes them to the policies", () => {
   it("finds nothing wrong with the quickstart program", async () => {
     // As Pulumi's nodejs runtime loads it: Node strips the types (Pulumi.yaml names this file).
-    const program = require("../quickstart/index.mts") as Record<
+    const program = require("../tools/quickstart/index.mts") as Record<
       string,
       import("@pulumi/pulumi").Output<unknown>
     >;

@@ -18,7 +18,7 @@ describe("a process started by the engine, its engine killed with SIGKILL", () =
   it.each([
     [
       "the Node.js language-host stand-in",
-      [process.execPath, join(root, "engine/pulumi-language-nodejs.cjs")],
+      [process.execPath, join(root, "tools/engine/pulumi-language-nodejs.cjs")],
     ],
     ["the provider plugin", [process.execPath, join(root, "plugin/index.js")]],
   ])("%s ends, and nothing of it remains", async (_name, command) => {

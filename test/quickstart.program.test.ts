@@ -8,7 +8,7 @@ const { pulumi, registered } = mockedPulumi({
   config: {
     "quickstart:hostname": "hooks.quickstart.test",
     "quickstart:webhookSecret": "quickstart-webhook-secret-0001",
-    "quickstart:filesDir": "quickstart/.well-known-files",
+    "quickstart:filesDir": "tools/quickstart/.well-known-files",
   },
 });
 
@@ -31,7 +31,7 @@ const project = readFileSync(join(root, "Pulumi.yaml"), "utf8");
 
 describe("the quickstart program", () => {
   it("is TypeScript that Node runs as it is, named by Pulumi.yaml, with Pulumi's TypeScript loader off", () => {
-    expect(project).toMatch(/^main: quickstart\/index\.mts$/m);
+    expect(project).toMatch(/^main: tools\/quickstart\/index\.mts$/m);
     expect(project).toMatch(/^\s+typescript: false$/m);
   });
 });

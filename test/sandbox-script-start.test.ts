@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startSandboxScript } from "../scripts/time-sandbox-start.mts";
+import { startSandboxScript } from "../tools/bench/time-sandbox-start.mts";
 
 /** The goal is 2 s; the bound leaves room for a loaded machine, and a rebuild (7 s and more) still fails it. */
 const START_BOUND_MS = 5000;

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { generateSchema, SCHEMA_FILE, schemaText } from "../codegen/schema";
 import { DOMAIN_COMPONENT_TYPE } from "../provider/domain/declaration";
 import { serviceProvider } from "../provider/plugin/provider";
 import * as registry from "../provider/registry";
+import { generateSchema, SCHEMA_FILE, schemaText } from "../tools/codegen/schema";
 
 /**
  * schema.json, the provider plugin's Pulumi package schema, is generated from the registry (its types

@@ -13,7 +13,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { pinnedPulumiVersion } from "../../scripts/pulumi-engine.mts";
+import { pinnedPulumiVersion } from "../../tools/engine/pulumi-engine.mts";
 import { type Consumer, createConsumer } from "../helpers/consumer";
 import { HOST } from "../helpers/fixtures";
 import {

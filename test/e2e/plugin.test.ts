@@ -9,7 +9,7 @@
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { builtPulumi } from "../../scripts/pulumi-engine.mts";
+import { builtPulumi } from "../../tools/engine/pulumi-engine.mts";
 import { type Consumer, createConsumer } from "../helpers/consumer";
 import { HOST, SECRET } from "../helpers/fixtures";
 import { describeUnderEngine, webhooksIn } from "./helpers/engine";

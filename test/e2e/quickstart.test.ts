@@ -24,18 +24,18 @@ describeUnderEngine("the quickstart under the real engine", () => {
   let greeting = "";
   let url = "";
   // A clone's layout: the project, and `npm run sandbox`'s built program, which serves the clone's
-  // quickstart/.well-known-files (where the program writes the verification file).
+  // tools/quickstart/.well-known-files (where the program writes the verification file).
   let project: ReturnType<typeof pulumiProject>;
 
   beforeAll(async () => {
     project = pulumiProject({
       from: root,
-      files: ["Pulumi.yaml", "Pulumi.dev.yaml", "quickstart", "dist/quickstart"],
+      files: ["Pulumi.yaml", "Pulumi.dev.yaml", "tools/quickstart", "dist/tools/quickstart"],
     });
     const port = await freePort();
     sandbox = spawn(
       process.execPath,
-      [join(project.dir, "dist/quickstart/sandbox.js"), "--port", String(port)],
+      [join(project.dir, "dist/tools/quickstart/sandbox.js"), "--port", String(port)],
       {
         cwd: project.dir,
         stdio: ["ignore", "pipe", "pipe"],

@@ -28,7 +28,7 @@ describeUnderEngine("the committed SDKs", () => {
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it("are what `npm run sdk` generates from schema.json", () => {
-    execFileSync(process.execPath, [join(root, "scripts/sdk.mts"), "--out", out], {
+    execFileSync(process.execPath, [join(root, "tools/codegen/sdk.mts"), "--out", out], {
       cwd: root,
       stdio: "pipe",
     });

@@ -1,4 +1,4 @@
-import { build } from "../../scripts/build.mts";
+import { build } from "../../tools/build/build.mts";
 
 /**
  * Compiles the package into dist/, and bundles its runtime, before any test runs. Many tests load the

@@ -1,6 +1,6 @@
 /**
  * The real Pulumi CLI, driven the way a user drives it: a project folder, `pulumi` commands with a local
- * file backend, and a passphrase, in the hermetic environment of scripts/pulumi-engine.mts.
+ * file backend, and a passphrase, in the hermetic environment of tools/engine/pulumi-engine.mts.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, it } from "vitest";
 import { webhook } from "../../../provider/registry";
-import { findExecutable, findPulumiCli } from "../../../quickstart/pulumi-cli";
-import { builtPulumi, hermeticEnvironment } from "../../../scripts/pulumi-engine.mts";
+import { builtPulumi, hermeticEnvironment } from "../../../tools/engine/pulumi-engine.mts";
+import { findExecutable, findPulumiCli } from "../../../tools/quickstart/pulumi-cli";
 import {
   describeSurvivors,
   killAll,

@@ -16,8 +16,8 @@
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import { ServiceClient } from "../provider/client/index";
-import { type Sandbox, startSandbox } from "../sandbox/index";
+import { ServiceClient } from "../../provider/client/index";
+import { type Sandbox, startSandbox } from "../../sandbox/index";
 import { ms, percentile } from "./stats";
 
 const TOKEN = "bench-search-token";

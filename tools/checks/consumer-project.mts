@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export const repoRoot = join(import.meta.dirname, "..");
+export const repoRoot = join(import.meta.dirname, "../..");
 
 export interface Step {
   readonly ok: boolean;

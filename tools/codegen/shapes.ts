@@ -9,11 +9,11 @@ import {
   RegistrationOutputs,
   VerificationInputs,
   VerificationOutputs,
-} from "../provider/domain/schema";
-import { DomainComponentInputs, DomainComponentOutputs } from "../provider/plugin/domain-component";
-import { FileInputs, FileOutputs } from "../provider/publishers/verification-file";
-import type * as registry from "../provider/registry";
-import { WebhookState, webhookInputsSchema } from "../provider/webhook/schema";
+} from "../../provider/domain/schema";
+import { DomainComponentInputs, DomainComponentOutputs } from "../../provider/plugin/domain-component";
+import { FileInputs, FileOutputs } from "../../provider/publishers/verification-file";
+import type * as registry from "../../provider/registry";
+import { WebhookState, webhookInputsSchema } from "../../provider/webhook/schema";
 
 /** A TypeScript declaration, by file (relative to the package root) and name. */
 export interface DocSource {

@@ -19,7 +19,7 @@ import {
   step,
 } from "./consumer-project.mts";
 
-const example = join(import.meta.dirname, "../examples/aws-cloudfront");
+const example = join(import.meta.dirname, "../../examples/aws-cloudfront");
 
 /**
  * What @pulumi/pulumi's cmd/run does for `typescript: true`: its own ts-node (or the project's), the

@@ -21,9 +21,9 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Sandbox, startSandbox } from "@service/pulumi/sandbox";
-import { builtPulumi, hermeticEnvironment } from "./pulumi-engine.mts";
+import { builtPulumi, hermeticEnvironment } from "../engine/pulumi-engine.mts";
 
-const root = join(import.meta.dirname, "..");
+const root = join(import.meta.dirname, "../..");
 const TOKEN = "bench-hooks-token-0123456789";
 const HOST = "hooks.bench.test";
 
@@ -174,7 +174,7 @@ async function stackRound(kind: "quickstart" | "ten", plugins: string) {
       ? project(
           [
             [join(root, "Pulumi.yaml"), "Pulumi.yaml"],
-            [join(root, "quickstart"), "quickstart"],
+            [join(root, "tools/quickstart"), "tools/quickstart"],
           ],
           sandbox,
           plugins,

@@ -6,10 +6,10 @@
  * stays separate.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 
-const root = join(import.meta.dirname, "..");
+const root = join(import.meta.dirname, "../..");
 const dist = join(root, "dist");
 /** The runtime bundle (rolldown.config.mjs), rebuilt whole on every build rather than file by file. */
 const bundle = join(dist, "runtime");
@@ -38,25 +38,33 @@ const SETTINGS = [
   "package-lock.json",
 ];
 
-/** Output files whose source is gone: left behind, they would let a test pass against deleted code. */
-function pruneOrphans(dir: string): void {
-  if (!existsSync(dir)) return;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (path === bundle) continue;
-    if (entry.isDirectory()) {
-      pruneOrphans(path);
-      continue;
+/**
+ * Removes from `out` (what tsc emitted from the sources under `sources`) each file whose source is gone,
+ * and each folder that leaves empty; `keep` (the runtime bundle) is left whole. Left behind, an orphan
+ * would let a test pass against deleted code, and an emptied folder (its sources moved elsewhere) would
+ * still look like a folder the build emits.
+ */
+export function pruneOrphans(out: string, sources: string, keep: string): void {
+  const prune = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (path === keep) continue;
+      if (entry.isDirectory()) {
+        prune(path);
+        if (readdirSync(path).length === 0) rmdirSync(path);
+        continue;
+      }
+      const source = relative(out, path).replace(/(\.d)?\.(js|ts)(\.map)?$/, ".ts");
+      if (source.endsWith(".ts") && !existsSync(join(sources, source))) rmSync(path);
     }
-    const source = relative(dist, path).replace(/(\.d)?\.(js|ts)(\.map)?$/, ".ts");
-    if (source.endsWith(".ts") && !existsSync(join(root, source))) rmSync(path);
-  }
+  };
+  if (existsSync(out)) prune(out);
 }
 
 /**
  * The newest modification time among the sources and their folders. A folder's time changes when a file
  * in it is added, removed or renamed, which a walk over the files alone would miss. Dot-folders (such as
- * quickstart/.well-known-files, which the sandbox writes) are not sources.
+ * tools/quickstart/.well-known-files, which the sandbox writes) are not sources.
  */
 function newestSource(dir: string): number {
   if (!existsSync(dir)) return 0;
@@ -84,7 +92,7 @@ export function isCurrent(): boolean {
 
 /** Compiles dist/ incrementally and bundles the runtime; throws with the tools' output when either fails. */
 export function build(): void {
-  pruneOrphans(dist);
+  pruneOrphans(dist, root, bundle);
   rmSync(bundle, { recursive: true, force: true });
   rmSync(stamp, { force: true });
   const run = (tool: string, ...args: string[]) =>

@@ -7,10 +7,10 @@
  */
 import { performance } from "node:perf_hooks";
 import { Agent } from "undici";
-import { ProcessContext, setProcessContext } from "../provider/context/process";
-import { configure } from "../provider/runtime-contract";
-import { webhookLifecycle as webhook } from "../provider/webhook/declaration";
-import { startSandbox } from "../sandbox/index";
+import { ProcessContext, setProcessContext } from "../../provider/context/process";
+import { configure } from "../../provider/runtime-contract";
+import { webhookLifecycle as webhook } from "../../provider/webhook/declaration";
+import { startSandbox } from "../../sandbox/index";
 import { median } from "./stats";
 
 const TOKEN = "bench-token";

@@ -7,10 +7,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { DOMAIN_COMPONENT_TYPE, domainVerification } from "../provider/domain/declaration";
-import { SECRET_SETTINGS, STACK_KEYS } from "../provider/lifecycle/stack-config";
-import * as registry from "../provider/registry";
-import { PLUGIN_PACKAGE, pluginToken, type SecretProperties } from "../provider/resource-kit/declaration";
+import { DOMAIN_COMPONENT_TYPE, domainVerification } from "../../provider/domain/declaration";
+import { SECRET_SETTINGS, STACK_KEYS } from "../../provider/lifecycle/stack-config";
+import * as registry from "../../provider/registry";
+import { PLUGIN_PACKAGE, pluginToken, type SecretProperties } from "../../provider/resource-kit/declaration";
 import { type JsonSchema, type Properties, TypeCollector, type TypeSpec } from "./pulumi-types";
 import { CONFIG_DOCS, DOCUMENTED_FILES, DOMAIN_SHAPE, RESOURCE_SHAPES, type Shape } from "./shapes";
 import { SourceDocs } from "./tsdoc";
@@ -116,7 +116,7 @@ export function generateSchema(root: string) {
     repository: (pkg.repository.url as string).replace(/^git\+/, "").replace(/\.git$/, ""),
     publisher: "service-pulumi",
     // Plain HTTP on a name that resolves nowhere: the .NET generator downloads the logo at generation
-    // time, and `npm run sdk` answers this one URL from assets/logo.png (scripts/sdk.mts).
+    // time, and `npm run sdk` answers this one URL from docs/assets/logo.png (tools/codegen/sdk.mts).
     logoUrl: SDK_LOGO_URL,
     // SDKs that pack on their own: a go.mod for Go, a pyproject.toml for Python.
     meta: { moduleFormat: "(.*)", supportPack: true },

@@ -63,7 +63,7 @@ const INPUTS = {
 async function main(): Promise<void> {
   const stages: Record<string, number> = {};
   let t = performance.now();
-  const runtime = require("@service/pulumi/runtime") as typeof import("../provider/runtime-contract");
+  const runtime = require("@service/pulumi/runtime") as typeof import("../../provider/runtime-contract");
   runtime.configure({ get: () => undefined });
   stages["runtime contract + configure"] = performance.now() - t;
   t = performance.now();

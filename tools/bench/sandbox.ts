@@ -10,7 +10,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { Pool } from "undici";
-import { startSandbox } from "../sandbox/index";
+import { startSandbox } from "../../sandbox/index";
 
 const TOKEN = "bench-token";
 const HOST = "hooks.bench.test";

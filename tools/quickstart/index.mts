@@ -13,8 +13,12 @@ import * as service from "@service/pulumi";
 const config = new pulumi.Config();
 const hostname = config.require("hostname");
 // Relative to the project's root (where Pulumi.yaml is), where `npm run sandbox` serves it from: the engine
-// runs this program in its own folder (quickstart/), so a path relative to the working directory would miss.
-const filesDir = resolve(pulumi.getRootDirectory(), config.get("filesDir") ?? "quickstart/.well-known-files");
+// runs this program in its own folder (tools/quickstart/), so a path relative to the working directory
+// would miss.
+const filesDir = resolve(
+  pulumi.getRootDirectory(),
+  config.get("filesDir") ?? "tools/quickstart/.well-known-files",
+);
 const webhookSecret = config.requireSecret("webhookSecret");
 
 const domain = new service.Domain("hooks", {

@@ -12,10 +12,10 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs, promisify } from "node:util";
-import { builtPulumi, hermeticEnvironment } from "./pulumi-engine.mts";
+import { builtPulumi, hermeticEnvironment } from "../engine/pulumi-engine.mts";
 
 const execFileAsync = promisify(execFile);
-const root = join(import.meta.dirname, "..");
+const root = join(import.meta.dirname, "../..");
 /** The languages generated, in the names `pulumi package gen-sdk --language` takes. */
 const SDK_LANGUAGES = ["python", "go", "dotnet"] as const;
 
@@ -66,12 +66,12 @@ try {
 /**
  * The .NET generator downloads the package's logo from the schema's logoUrl to embed it in the package.
  * Generation must need no network, so the URL is plain HTTP and answered here, through a proxy on
- * 127.0.0.1 that serves assets/logo.png to that one URL and refuses everything else.
+ * 127.0.0.1 that serves docs/assets/logo.png to that one URL and refuses everything else.
  */
 async function serveLogo(logoUrl: string | undefined) {
   if (!logoUrl?.startsWith("http://"))
-    fail("schema.json's logoUrl must be a plain http:// URL (see scripts/sdk.mts).");
-  const png = readFileSync(join(root, "assets/logo.png"));
+    fail("schema.json's logoUrl must be a plain http:// URL (see tools/codegen/sdk.mts).");
+  const png = readFileSync(join(root, "docs/assets/logo.png"));
   const server = createServer((request, response) => {
     if (request.url === logoUrl) {
       response.writeHead(200, { "content-type": "image/png" }).end(png);

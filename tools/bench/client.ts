@@ -9,8 +9,8 @@
  */
 import { performance } from "node:perf_hooks";
 import { Agent } from "undici";
-import { ServiceClient } from "../provider/client/index";
-import { DEMO_TOKEN, startSandbox } from "../sandbox/index";
+import { ServiceClient } from "../../provider/client/index";
+import { DEMO_TOKEN, startSandbox } from "../../sandbox/index";
 import { meanWithInterval, ms, percentile } from "./stats";
 
 async function limitedRun(): Promise<void> {

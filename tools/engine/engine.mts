@@ -1,22 +1,22 @@
 /**
- * `npm run engine`: builds the real Pulumi CLI from its Go modules (the release pinned in engine/go.mod),
+ * `npm run engine`: builds the real Pulumi CLI from its Go modules (the release pinned in go.mod, here),
  * puts beside it the plugins a Node.js program needs, and prints the folder on its last line:
  * - `pulumi`, stamped with its version as the release build does (the automation API parses
  *   `pulumi version`, and an unstamped build still runs the update check);
  * - `pulumi-resource-pulumi-nodejs`, the dynamic-provider plugin, from the same release's sdk module;
- * - `pulumi-language-nodejs`, this repository's stand-in for the language host (engine/pulumi-language-nodejs.cjs
+ * - `pulumi-language-nodejs`, this repository's stand-in for the language host (pulumi-language-nodejs.cjs
  *   says why);
- * - the language hosts of the other languages, from the module engine/hosts: the real ones for YAML
+ * - the language hosts of the other languages, from the module hosts/: the real ones for YAML
  *   (pulumi-yaml) and .NET (pulumi-dotnet), and this repository's stand-ins for Python and Go (whose
  *   modules the proxy refuses), with `pulumi-language-python-exec` from the sdk module beside them.
  *
- * A second run finds the folder (scripts/pulumi-engine.mts) and leaves every file there that is current
+ * A second run finds the folder (pulumi-engine.mts) and leaves every file there that is current
  * untouched: a `pulumi` run may be using them. Go's own build cache makes a rebuild after a change of pin
  * cheaper than the first, cold one. `--force` rebuilds anyway.
  *
  * While it works it says so: a start line with the expected time when it builds, then a line at least
- * every 15 s (scripts/engine-progress.mts). One run at a time holds the folder's lock
- * (scripts/engine-lock.mts); another waits for it, then reuses what it built.
+ * every 15 s (engine-progress.mts). One run at a time holds the folder's lock (engine-lock.mts);
+ * another waits for it, then reuses what it built.
  *
  * `SERVICE_ENGINE_GO` names the `go` to run (the tests name a fake, slow one); `SERVICE_ENGINE_CACHE`
  * the cache folder.
@@ -39,7 +39,7 @@ const CLI_PACKAGE = "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi";
 const SDK_MODULE = "github.com/pulumi/pulumi/sdk/v3";
 const VERSION_VARIABLE = "github.com/pulumi/pulumi/sdk/v3/go/common/version.Version";
 const HOSTS_VERSION_VARIABLE = "github.com/service-pulumi/service-pulumi/engine/hosts/langhost.Version";
-/** The language hosts built from engine/hosts, each into a binary named as the engine looks it up. */
+/** The language hosts built from tools/engine/hosts, each into a binary named as the engine looks it up. */
 const LANGUAGE_HOST_PACKAGES = [
   "./cmd/pulumi-language-python",
   "./cmd/pulumi-language-go",
@@ -138,10 +138,10 @@ function explainGoFailure(args: readonly string[], stderr: string, cwd: string):
     const [, module, version, status] = refused;
     return (
       `the Go module proxy refused ${module}@${version} (${status}). Check GOPROXY (now ` +
-      `${process.env.GOPROXY || "Go's default"}), or pin a release it serves in engine/go.mod.`
+      `${process.env.GOPROXY || "Go's default"}), or pin a release it serves in tools/engine/go.mod.`
     );
   }
-  const where = cwd === engineModuleDir ? "engine/" : "engine/hosts/";
+  const where = cwd === engineModuleDir ? "tools/engine/" : "tools/engine/hosts/";
   return `\`go ${args.join(" ")}\` failed in ${where}:\n${stderr.trimEnd().replace(/^/gm, "  ")}`;
 }
 
@@ -202,7 +202,8 @@ if (buildCli) {
   );
 }
 const sdkDir = (await go(["list", "-m", "-f", "{{.Dir}}", SDK_MODULE], engineModuleDir)).trim();
-if (!sdkDir) fail(`Go knows no folder for ${SDK_MODULE}: run \`go mod download\` in engine/ and try again.`);
+if (!sdkDir)
+  fail(`Go knows no folder for ${SDK_MODULE}: run \`go mod download\` in tools/engine/ and try again.`);
 installCopy(
   join(sdkDir, "nodejs/dist/pulumi-resource-pulumi-nodejs"),
   join(binDir, "pulumi-resource-pulumi-nodejs"),
@@ -214,8 +215,8 @@ installCopy(
 );
 
 /**
- * Builds the language hosts of engine/hosts into a temporary folder and moves each one that changed into
- * place, then the stamp of their sources. Go's build cache makes a rebuild after a change take seconds.
+ * Builds the language hosts of tools/engine/hosts into a temporary folder and moves each one that changed
+ * into place, then the stamp of their sources. Go's build cache makes a rebuild after a change take seconds.
  */
 async function buildLanguageHosts(): Promise<void> {
   const partial = partialPathOf(join(binDir, "language-hosts"));

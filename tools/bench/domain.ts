@@ -10,9 +10,9 @@ import type { AddressInfo } from "node:net";
 import {
   domainRegistrationLifecycle as domainRegistration,
   domainVerificationLifecycle as domainVerification,
-} from "../provider/domain/declaration";
-import { configure } from "../provider/runtime-contract";
-import { startSandbox } from "../sandbox/index";
+} from "../../provider/domain/declaration";
+import { configure } from "../../provider/runtime-contract";
+import { startSandbox } from "../../sandbox/index";
 
 const TOKEN = "bench-token";
 

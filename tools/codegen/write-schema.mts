@@ -1,19 +1,19 @@
 /**
  * `npm run schema`: writes schema.json, the provider plugin's Pulumi package schema, from the registry
- * (codegen/schema.ts). Run it after changing a resource's inputs, outputs, secrets or TSDoc; a unit test
+ * (schema.ts). Run it after changing a resource's inputs, outputs, secrets or TSDoc; a unit test
  * (test/schema.test.ts) fails until the file matches. `--check` only compares, and exits 1 on a difference.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { build } from "./build.mts";
+import { build } from "../build/build.mts";
 
-const root = join(import.meta.dirname, "..");
+const root = join(import.meta.dirname, "../..");
 // The generator reads the registry's TypeScript, so it runs from the compiled tree.
 build();
 const { SCHEMA_FILE, schemaText } = createRequire(import.meta.url)(
-  join(root, "dist/codegen/schema.js"),
-) as typeof import("../codegen/schema.ts");
+  join(root, "dist/tools/codegen/schema.js"),
+) as typeof import("./schema.ts");
 
 const file = join(root, SCHEMA_FILE);
 const text = schemaText(root);

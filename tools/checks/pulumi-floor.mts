@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 
-const root = join(import.meta.dirname, "..");
+const root = join(import.meta.dirname, "../..");
 const { values, positionals } = parseArgs({
   options: { "outside-range": { type: "boolean", default: false } },
   allowPositionals: true,

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import * as pulumi from "@pulumi/pulumi";
-import { startDynamicHost } from "../test/helpers/dynamic-host";
+import { startDynamicHost } from "../../test/helpers/dynamic-host";
 import { median } from "./stats";
 
 const STARTS = 7;

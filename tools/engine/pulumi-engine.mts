@@ -2,23 +2,24 @@
  * Where `npm run engine` keeps the Pulumi engine it builds, how the end-to-end tests and the engine bench
  * find it, and the hermetic environment they run it in: one definition, so that they never disagree.
  *
- * The folder is keyed by the release pinned in engine/go.mod and by a hash of engine/go.mod and
- * engine/go.sum, so that a change of pin builds anew and an unchanged pin is found again. It lives outside
- * the work tree (a fresh clone on the same machine reuses it), under $SERVICE_ENGINE_CACHE, else
- * $XDG_CACHE_HOME/service-pulumi/engine, else ~/.cache/service-pulumi/engine.
+ * The folder is keyed by the release pinned in go.mod (beside this file) and by a hash of go.mod's and
+ * go.sum's contents, so that a change of pin builds anew and an unchanged pin is found again, wherever the
+ * module's folder sits in the repository. It lives outside the work tree (a fresh clone on the same machine
+ * reuses it), under $SERVICE_ENGINE_CACHE, else $XDG_CACHE_HOME/service-pulumi/engine, else
+ * ~/.cache/service-pulumi/engine.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, join, relative } from "node:path";
 
-export const engineModuleDir = join(import.meta.dirname, "../engine");
-/** The module of the language hosts other than Node.js' (a module of its own: see engine/hosts/go.mod). */
+export const engineModuleDir = import.meta.dirname;
+/** The module of the language hosts other than Node.js' (a module of its own: see hosts/go.mod). */
 export const hostsModuleDir = join(engineModuleDir, "hosts");
 
 /**
- * A fingerprint of everything the language hosts are built from: each file of engine/hosts by path and
- * content. The engine folder keeps the one it was built from, so a change of source rebuilds them.
+ * A fingerprint of everything the language hosts are built from: each file of hosts/ by its path there
+ * and its content. The engine folder keeps the one it was built from, so a change of source rebuilds them.
  */
 export function languageHostSources(): string {
   const hash = createHash("sha256");
@@ -30,12 +31,12 @@ export function languageHostSources(): string {
   return hash.digest("hex");
 }
 
-/** The Pulumi release that engine/go.mod pins (`v3.259.0`). */
+/** The Pulumi release that tools/engine/go.mod pins (`v3.259.0`). */
 export function pinnedPulumiVersion(): string {
   const goMod = readFileSync(join(engineModuleDir, "go.mod"), "utf8");
   const pinned = /github\.com\/pulumi\/pulumi\/pkg\/v3 (v\S+)/.exec(goMod)?.[1];
   if (!pinned)
-    throw new Error("engine/go.mod requires no github.com/pulumi/pulumi/pkg/v3: pin a release there.");
+    throw new Error("tools/engine/go.mod requires no github.com/pulumi/pulumi/pkg/v3: pin a release there.");
   return pinned;
 }
 
@@ -68,7 +69,9 @@ export function hermeticEnvironment(cli: string, home: string, backend: string):
   const inherited = Object.entries(process.env).filter(([key]) => !key.startsWith("PULUMI_"));
   return {
     ...Object.fromEntries(inherited),
-    PATH: [dirname(cli), join(import.meta.dirname, "../node_modules/.bin"), process.env.PATH].join(delimiter),
+    PATH: [dirname(cli), join(import.meta.dirname, "../../node_modules/.bin"), process.env.PATH].join(
+      delimiter,
+    ),
     PULUMI_HOME: home,
     PULUMI_BACKEND_URL: `file://${backend}`,
     PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
