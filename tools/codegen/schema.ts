@@ -12,7 +12,7 @@ import { SECRET_SETTINGS, STACK_KEYS } from "../../provider/lifecycle/stack-conf
 import * as registry from "../../provider/registry";
 import { PLUGIN_PACKAGE, pluginToken, type SecretProperties } from "../../provider/resource-kit/declaration";
 import { type JsonSchema, type Properties, TypeCollector, type TypeSpec } from "./pulumi-types";
-import { CONFIG_DOCS, DOCUMENTED_FILES, DOMAIN_SHAPE, RESOURCE_SHAPES, type Shape } from "./shapes";
+import { CONFIG_DOCS, DOCUMENTED_FILES, DOMAIN_SHAPE, RESOURCE_SHAPES, type Shape } from "./schema-sources";
 import { SourceDocs } from "./tsdoc";
 
 /** The file the schema is written to and the plugin serves, at the package root. */

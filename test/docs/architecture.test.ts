@@ -1,0 +1,89 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  ARCHITECTURE_PAGE,
+  currentPage,
+  drawImports,
+  readSources,
+  roomOf,
+} from "../../tools/codegen/architecture.mts";
+
+/**
+ * docs/architecture.md's picture is drawn from the imports, and its words name folders and files: these
+ * fail when the code moves and the page does not follow, and when the floors the page promises no
+ * longer hold.
+ */
+const root = join(__dirname, "../..");
+const page = readFileSync(join(root, ARCHITECTURE_PAGE), "utf8");
+const graph = readSources(root);
+
+/** Every tracked file, and every folder that holds one, as repository-relative paths. */
+const tracked = execFileSync("git", ["ls-files"], { cwd: root, encoding: "utf8" })
+  .split("\n")
+  .filter(Boolean);
+const folders = new Set(
+  tracked.flatMap((file) =>
+    file
+      .split("/")
+      .slice(0, -1)
+      .map((_, i, parts) => `${parts.slice(0, i + 1).join("/")}/`),
+  ),
+);
+
+describe("docs/architecture.md", () => {
+  it("shows the floors as the imports draw them today", () => {
+    if (page !== currentPage(root)) {
+      throw new Error(
+        `${ARCHITECTURE_PAGE}'s picture differs from the imports: run \`npm run architecture\`.`,
+      );
+    }
+  });
+
+  it("names only folders and files that exist", () => {
+    // A path in backticks: a folder (`provider/client/`, or `areas/` inside the one the sentence is about)
+    // or a file (`routes.ts`); build output (dist/) is not in the tree.
+    const named = [...page.matchAll(/`([\w.-]+(?:\/[\w.-]+)*(?:\/|\.(?:ts|mts|cjs|js|md|json)))`/g)]
+      .map((m) => m[1]!)
+      .filter((path) => !path.startsWith("dist/"));
+    expect(named.length).toBeGreaterThan(30);
+    const exists = (path: string) =>
+      path.endsWith("/")
+        ? [...folders].some((folder) => folder === path || folder.endsWith(`/${path}`))
+        : tracked.some((file) => file === path || file.endsWith(`/${path}`));
+    expect(named.filter((path) => !exists(path))).toEqual([]);
+  });
+});
+
+describe("the floors", () => {
+  it("keep the contract on the ground floor: it imports nothing of the repository's other folders", () => {
+    const upward = graph.imports.filter(
+      ([from, to]) => roomOf(from) === "contract" && roomOf(to) !== "contract",
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it("let the sandbox take from provider/ only what a user of the package imports", () => {
+    const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+      exports: Record<string, string | { types: string }>;
+    };
+    const entryPoints = new Set(
+      Object.values(manifest.exports).flatMap((entry) =>
+        typeof entry === "string" ? [] : [entry.types.replace(/^\.\/dist\//, "").replace(/\.d\.ts$/, ".ts")],
+      ),
+    );
+    const intoProvider = graph.imports.filter(
+      ([from, to]) => from.startsWith("sandbox/") && to.startsWith("provider/"),
+    );
+    expect(intoProvider.length).toBeGreaterThan(0);
+    expect(intoProvider.filter(([, to]) => !entryPoints.has(to))).toEqual([]);
+  });
+
+  it("import each other in one direction only: no folder imports one that imports it", () => {
+    const picture = drawImports(graph);
+    for (const [from, to] of picture.arrows) {
+      expect(picture.rooms.get(from)!.floor, `${from} → ${to}`).toBeGreaterThan(picture.rooms.get(to)!.floor);
+    }
+  });
+});
