@@ -14,8 +14,8 @@ import type { ResourceProps } from "../lifecycle/methods";
 import { confirmGone, recordedCredentials, sameCredentials } from "../lifecycle/ownership";
 import { type Refreshed, refreshAnswer } from "../lifecycle/refresh";
 import { hashSecret } from "../lifecycle/secret-hash";
-import { claim, clearPending, hasPending, isClaimed, notePending } from "./claims";
-import { createOnce, exclusively, owned, removePending, settle } from "./create";
+import { claim, clearPending, isClaimed, notePending } from "./claims";
+import { createPlanned, owned, removePending, settle } from "./create";
 import { type CreatePlan, parseInputs, planCreate } from "./create-plan";
 import { importWebhook, isImport } from "./import";
 import {
@@ -24,7 +24,6 @@ import {
   adoptNotFoundError,
   credentialsChangedError,
   describeExisting,
-  identicalPendingError,
 } from "./messages";
 import { checkedOverQuota } from "./quota-check";
 import { overQuotaCreateMessage } from "./quota-messages";
@@ -49,8 +48,8 @@ async function adopt(plan: CreatePlan, uuid: string) {
 }
 
 /**
- * Creates the webhook, or adopts the one named by adoptWebhookUuid. Creates of webhooks the service could
- * not tell apart run one at a time, and none starts while such a create is pending.
+ * Creates the webhook, or adopts the one named by adoptWebhookUuid: the inputs are parsed and planned
+ * once (create-plan.ts), then the plan is acted on.
  */
 export async function create(props: ResourceProps): Promise<{ id: string; outs: WebhookOutputs }> {
   const inputs = parseInputs(props);
@@ -59,10 +58,7 @@ export async function create(props: ResourceProps): Promise<{ id: string; outs: 
   if (over) throw new LifecycleError("quota_reached", overQuotaCreateMessage(over.names.length));
   const plan = planCreate(inputs, props.__provider);
   if (inputs.adoptWebhookUuid !== undefined) return adopt(plan, inputs.adoptWebhookUuid);
-  return exclusively(plan.key, async () => {
-    if (hasPending(plan.identity)) throw identicalPendingError(plan.identity);
-    return createOnce(plan, {});
-  });
+  return createPlanned(plan);
 }
 
 /**

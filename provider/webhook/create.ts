@@ -15,10 +15,11 @@ import { AmbiguousRequestError } from "../errors/transport";
 import { forgetWebhooks } from "../lifecycle/listings";
 import type { ResourceProps } from "../lifecycle/methods";
 import { forgetAttempt, interruptedAttempt, noteAttempt } from "./attempts";
-import { claim, claimedUuids, clearPending, notePending } from "./claims";
+import { claim, claimedUuids, clearPending, hasPending, notePending } from "./claims";
 import { type CreateKey, type CreatePlan, createKey, parseInputs, planCreate } from "./create-plan";
 import {
   domainNotRegisteredError,
+  identicalPendingError,
   inputRefusedError,
   pendingMessage,
   quotaError,
@@ -33,7 +34,7 @@ import { activeWebhooks, registeredHostnames, type WebhookRecord, webhookRecord 
 const CREATE_LOCK = contextKey("webhook create lock", () => new KeyedLock());
 
 /** Serializes creates and reconciliations of indistinguishable webhooks of one organization. */
-export function exclusively<T>(key: CreateKey, task: () => Promise<T>): Promise<T> {
+function exclusively<T>(key: CreateKey, task: () => Promise<T>): Promise<T> {
   return processContext().get(CREATE_LOCK).run(`${key.credentials}\u0000${key.identity}`, task);
 }
 
@@ -53,11 +54,22 @@ interface Attempt {
 }
 
 /**
+ * Creates the planned webhook. Creates of webhooks the service could not tell apart run one at a time,
+ * and none starts while such a create is pending.
+ */
+export function createPlanned(plan: CreatePlan) {
+  return exclusively(plan.key, async () => {
+    if (hasPending(plan.identity)) throw identicalPendingError(plan.identity);
+    return createOnce(plan, {});
+  });
+}
+
+/**
  * Sends the create once. An ambiguous answer is settled by re-listing; if the listing cannot settle it,
  * the resource goes pending (PendingCreateError), keeping the earliest attempt time, so that a webhook
  * from either attempt is recognised later.
  */
-export async function createOnce(plan: CreatePlan, prior: Attempt) {
+async function createOnce(plan: CreatePlan, prior: Attempt) {
   const { client, identity } = plan;
   const earlier = await earlierInterruptedCreate(plan, prior);
   if (earlier.hook) return owned(earlier.hook, plan);
