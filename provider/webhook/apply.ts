@@ -14,8 +14,9 @@ import type { ResourceProps } from "../lifecycle/methods";
 import { confirmGone, recordedCredentials, sameCredentials } from "../lifecycle/ownership";
 import { type Refreshed, refreshAnswer } from "../lifecycle/refresh";
 import { hashSecret } from "../lifecycle/secret-hash";
-import { claim, clearPending, hasPending, isClaimed, notePending } from "./claims";
-import { createOnce, exclusively, owned, removePending, settle } from "./create";
+import { claim, clearPending, isClaimed, notePending } from "./claims";
+import { createPlanned, owned, removePending, settle } from "./create";
+import { type CreatePlan, parseInputs, planCreate } from "./create-plan";
 import { importWebhook, isImport } from "./import";
 import {
   adoptClaimedError,
@@ -23,18 +24,17 @@ import {
   adoptNotFoundError,
   credentialsChangedError,
   describeExisting,
-  identicalPendingError,
 } from "./messages";
 import { checkedOverQuota } from "./quota-check";
 import { overQuotaCreateMessage } from "./quota-messages";
 import { candidates } from "./reconcile";
 import { identityOf, isPending, type WebhookInputs, type WebhookOutputs, WebhookState } from "./schema";
-import { inputsOf, ownership, parseInputs, refreshed } from "./state";
+import { inputsOf, ownership, refreshed } from "./state";
 import { activeWebhooks } from "./wire";
 
-async function adopt(inputs: WebhookInputs & { adoptWebhookUuid: string }) {
-  const client = clientFor(inputs);
-  const uuid = inputs.adoptWebhookUuid;
+/** Adopts the active webhook `uuid` for the planned one, once its configuration is seen to match. */
+async function adopt(plan: CreatePlan, uuid: string) {
+  const { client, inputs } = plan;
   const hook = (await activeWebhooks(client, { fresh: true })).find((w) => w.webhookUuid === uuid);
   if (!hook) throw adoptNotFoundError(uuid);
   if (isClaimed(uuid)) throw adoptClaimedError(uuid);
@@ -44,27 +44,21 @@ async function adopt(inputs: WebhookInputs & { adoptWebhookUuid: string }) {
     !sameFilters(hook.filters, inputs.filters) ? `filters are ${JSON.stringify(hook.filters)}` : undefined,
   ].filter((p): p is string => p !== undefined);
   if (problems.length > 0) throw adoptMismatchError(uuid, problems);
-  return owned(hook, inputs, client);
+  return owned(hook, plan);
 }
 
 /**
- * Creates the webhook, or adopts the one named by adoptWebhookUuid. Creates of webhooks the service could
- * not tell apart run one at a time, and none starts while such a create is pending.
+ * Creates the webhook, or adopts the one named by adoptWebhookUuid: the inputs are parsed and planned
+ * once (create-plan.ts), then the plan is acted on.
  */
 export async function create(props: ResourceProps): Promise<{ id: string; outs: WebhookOutputs }> {
   const inputs = parseInputs(props);
   // Only `pulumi up --skip-preview` gets here with too many: otherwise the preview's check stopped it.
   const over = checkedOverQuota(inputs.connection);
   if (over) throw new LifecycleError("quota_reached", overQuotaCreateMessage(over.names.length));
-  if (inputs.adoptWebhookUuid !== undefined) {
-    return adopt({ ...inputs, adoptWebhookUuid: inputs.adoptWebhookUuid });
-  }
-  const client = clientFor(inputs);
-  const identity = identityOf(inputs);
-  return exclusively(client, identity, async () => {
-    if (hasPending(identity)) throw identicalPendingError(identity);
-    return createOnce(client, inputs, props.__provider, {});
-  });
+  const plan = planCreate(inputs, props.__provider);
+  if (inputs.adoptWebhookUuid !== undefined) return adopt(plan, inputs.adoptWebhookUuid);
+  return createPlanned(plan);
 }
 
 /**

@@ -2,9 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { ServiceClient } from "../client/client";
-import { credentialKey } from "../lifecycle/clients";
-import type { WebhookIdentity } from "./schema";
+import type { CreateKey } from "./create-plan";
 
 /**
  * Creates that a provider process sent and never saw through, kept on disk beside Pulumi's own files.
@@ -36,12 +34,9 @@ function notesDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** One file per organization's credentials and configuration; it names neither (a hash does). */
-function noteFile(client: ServiceClient, identity: WebhookIdentity): string {
-  const key = createHash("sha256")
-    .update(credentialKey(client))
-    .update(JSON.stringify(identity))
-    .digest("hex");
-  return join(notesDir(), `${key}.json`);
+function noteFile(key: CreateKey): string {
+  const name = createHash("sha256").update(key.credentials).update(key.identity).digest("hex");
+  return join(notesDir(), `${name}.json`);
 }
 
 function isRunning(pid: number): boolean {
@@ -57,38 +52,31 @@ function isRunning(pid: number): boolean {
  * The note of an earlier create of this configuration whose process ended before it knew the outcome.
  * A note of a process still running is another run's create in flight, not an interrupted one.
  */
-export function interruptedAttempt(
-  client: ServiceClient,
-  identity: WebhookIdentity,
-  now: number,
-): AttemptNote | undefined {
+export function interruptedAttempt(key: CreateKey, now: number): AttemptNote | undefined {
   let note: AttemptNote;
   try {
-    note = JSON.parse(readFileSync(noteFile(client, identity), "utf8")) as AttemptNote;
+    note = JSON.parse(readFileSync(noteFile(key), "utf8")) as AttemptNote;
   } catch {
     return undefined;
   }
   if (now - note.since > NOTE_TTL_MS) {
-    forgetAttempt(client, identity);
+    forgetAttempt(key);
     return undefined;
   }
   return note.pid !== process.pid && !isRunning(note.pid) ? note : undefined;
 }
 
 /** Notes a create about to be sent; an earlier interrupted attempt's time is kept, being the earliest. */
-export function noteAttempt(client: ServiceClient, identity: WebhookIdentity, since: number): void {
+export function noteAttempt(key: CreateKey, since: number): void {
   try {
     mkdirSync(notesDir(), { recursive: true, mode: 0o700 });
-    writeFileSync(
-      noteFile(client, identity),
-      JSON.stringify({ since, pid: process.pid } satisfies AttemptNote),
-    );
+    writeFileSync(noteFile(key), JSON.stringify({ since, pid: process.pid } satisfies AttemptNote));
   } catch {
     // A read-only home costs only this protection, never the create.
   }
 }
 
 /** Forgets the note once the outcome is known (created, refused, or kept pending in state). */
-export function forgetAttempt(client: ServiceClient, identity: WebhookIdentity): void {
-  rmSync(noteFile(client, identity), { force: true });
+export function forgetAttempt(key: CreateKey): void {
+  rmSync(noteFile(key), { force: true });
 }

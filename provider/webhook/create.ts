@@ -12,13 +12,14 @@ import { contextKey, processContext } from "../context/process";
 import { ConflictError, InvalidRequestError } from "../errors/api";
 import { LifecycleError, PendingCreateError } from "../errors/lifecycle";
 import { AmbiguousRequestError } from "../errors/transport";
-import { clientFor, credentialKey } from "../lifecycle/clients";
 import { forgetWebhooks } from "../lifecycle/listings";
 import type { ResourceProps } from "../lifecycle/methods";
 import { forgetAttempt, interruptedAttempt, noteAttempt } from "./attempts";
-import { claim, claimedUuids, clearPending, notePending } from "./claims";
+import { claim, claimedUuids, clearPending, hasPending, notePending } from "./claims";
+import { type CreateKey, type CreatePlan, createKey, parseInputs, planCreate } from "./create-plan";
 import {
   domainNotRegisteredError,
+  identicalPendingError,
   inputRefusedError,
   pendingMessage,
   quotaError,
@@ -26,32 +27,22 @@ import {
   serviceRefusal,
 } from "./messages";
 import { awaitCandidates, candidates, reconcileWindowMs } from "./reconcile";
-import {
-  identityOf,
-  type WebhookIdentity,
-  type WebhookInputs,
-  type WebhookOutputs,
-  type WebhookState,
-} from "./schema";
-import { outputsFor, parseInputs, pendingState } from "./state";
-import { activeWebhooks, createBody, registeredHostnames, type WebhookRecord, webhookRecord } from "./wire";
+import { identityOf, type WebhookIdentity, type WebhookOutputs, type WebhookState } from "./schema";
+import { outputsFor, pendingState } from "./state";
+import { activeWebhooks, registeredHostnames, type WebhookRecord, webhookRecord } from "./wire";
 
 const CREATE_LOCK = contextKey("webhook create lock", () => new KeyedLock());
 
 /** Serializes creates and reconciliations of indistinguishable webhooks of one organization. */
-export function exclusively<T>(
-  client: ServiceClient,
-  identity: WebhookIdentity,
-  task: () => Promise<T>,
-): Promise<T> {
-  const key = `${credentialKey(client)}\u0000${JSON.stringify(identity)}`;
-  return processContext().get(CREATE_LOCK).run(key, task);
+function exclusively<T>(key: CreateKey, task: () => Promise<T>): Promise<T> {
+  return processContext().get(CREATE_LOCK).run(`${key.credentials}\u0000${key.identity}`, task);
 }
 
-export function owned(hook: WebhookRecord, inputs: WebhookInputs, client: ServiceClient) {
+/** The planned webhook's answer once `hook` is known to be it, claimed for it. */
+export function owned(hook: WebhookRecord, plan: CreatePlan) {
   claim(hook.webhookUuid);
-  clearPending(identityOf(inputs));
-  return { id: hook.webhookUuid, outs: outputsFor(hook, inputs, client) };
+  clearPending(plan.identity);
+  return { id: hook.webhookUuid, outs: outputsFor(hook, plan.inputs, plan.client) };
 }
 
 interface Attempt {
@@ -63,24 +54,30 @@ interface Attempt {
 }
 
 /**
+ * Creates the planned webhook. Creates of webhooks the service could not tell apart run one at a time,
+ * and none starts while such a create is pending.
+ */
+export function createPlanned(plan: CreatePlan) {
+  return exclusively(plan.key, async () => {
+    if (hasPending(plan.identity)) throw identicalPendingError(plan.identity);
+    return createOnce(plan, {});
+  });
+}
+
+/**
  * Sends the create once. An ambiguous answer is settled by re-listing; if the listing cannot settle it,
  * the resource goes pending (PendingCreateError), keeping the earliest attempt time, so that a webhook
  * from either attempt is recognised later.
  */
-export async function createOnce(
-  client: ServiceClient,
-  inputs: WebhookInputs,
-  provider: unknown,
-  prior: Attempt,
-) {
-  const identity = identityOf(inputs);
-  const earlier = await earlierInterruptedCreate(client, inputs, provider, prior);
-  if (earlier.hook) return owned(earlier.hook, inputs, client);
+async function createOnce(plan: CreatePlan, prior: Attempt) {
+  const { client, identity } = plan;
+  const earlier = await earlierInterruptedCreate(plan, prior);
+  if (earlier.hook) return owned(earlier.hook, plan);
   const sentAtLocal = processContext().clock.now();
-  noteAttempt(client, identity, earlier.since ?? client.serverNow());
+  noteAttempt(plan.key, earlier.since ?? client.serverNow());
   try {
-    const hook = webhookRecord(await client.createWebhook(createBody(inputs)));
-    return owned(hook, inputs, client);
+    const hook = webhookRecord(await client.createWebhook(plan.body));
+    return owned(hook, plan);
   } catch (error) {
     if (error instanceof ConflictError) {
       throw quotaError(identity, await activeWebhooks(client, { fresh: true }), MAX_ACTIVE_WEBHOOKS);
@@ -99,7 +96,7 @@ export async function createOnce(
       },
       windowMs,
     );
-    if (found?.length === 1) return owned(found[0]!, inputs, client);
+    if (found?.length === 1) return owned(found[0]!, plan);
     notePending(identity);
     const pendingSince = prior.pendingSince ?? new Date(since).toISOString();
     const conflict = found !== undefined && found.length > 1;
@@ -108,12 +105,12 @@ export async function createOnce(
         ? reconcileConflictMessage(identity, pendingSince, found)
         : pendingMessage(identity, `POST ${error.route}: ${error.detail}`, windowMs / 1000),
       prior.pendingId ?? `pending-${randomUUID()}`,
-      pendingState(inputs, client, provider, pendingSince, [...exclude, ...claimedUuids()]),
+      pendingState(plan, pendingSince, [...exclude, ...claimedUuids()]),
       { cause: error, code: conflict ? "reconcile_conflict" : "outcome_unknown" },
     );
   } finally {
     // Whatever happened is now known to state: created, refused, or kept pending.
-    forgetAttempt(client, identity);
+    forgetAttempt(plan.key);
     forgetWebhooks(client);
   }
 }
@@ -125,14 +122,12 @@ export async function createOnce(
  * Within the re-listing window of that attempt, it waits for a late one to appear, as after a lost answer.
  */
 async function earlierInterruptedCreate(
-  client: ServiceClient,
-  inputs: WebhookInputs,
-  provider: unknown,
+  plan: CreatePlan,
   prior: Attempt,
 ): Promise<{ hook?: WebhookRecord; since?: number }> {
   if (prior.pendingSince !== undefined) return {};
-  const identity = identityOf(inputs);
-  const note = interruptedAttempt(client, identity, client.serverNow());
+  const { client, identity } = plan;
+  const note = interruptedAttempt(plan.key, client.serverNow());
   if (!note) return {};
   const exclude = [...(prior.claimedElsewhere ?? [])];
   // The service may still be working on that request, as after a lost answer: look for as long.
@@ -143,16 +138,16 @@ async function earlierInterruptedCreate(
       ? ((await awaitCandidates({ ...search, sentAtLocal: processContext().clock.now() }, left)).found ?? [])
       : await candidates(search);
   if (found.length === 1) {
-    forgetAttempt(client, identity);
+    forgetAttempt(plan.key);
     return { hook: found[0] };
   }
   if (found.length > 1) {
-    forgetAttempt(client, identity);
+    forgetAttempt(plan.key);
     const since = new Date(note.since).toISOString();
     throw new PendingCreateError(
       reconcileConflictMessage(identity, since, found),
       prior.pendingId ?? `pending-${randomUUID()}`,
-      pendingState(inputs, client, provider, since, [...exclude, ...claimedUuids()]),
+      pendingState(plan, since, [...exclude, ...claimedUuids()]),
       { code: "reconcile_conflict" },
     );
   }
@@ -169,35 +164,39 @@ async function refusal(client: ServiceClient, identity: WebhookIdentity, error: 
   return inputRefusedError(identity, serviceRefusal(error), error);
 }
 
-/** Settles a pending webhook: adopts the one that appeared, or creates it if none did. */
+/**
+ * Settles a pending webhook: adopts the one that appeared, or creates it if none did. The search is for
+ * the webhook that state recorded as pending; the create, if one is needed, is planned from `news`.
+ */
 export async function settle(
   id: string,
   old: WebhookState,
   news: ResourceProps,
 ): Promise<{ outs: WebhookOutputs }> {
-  const inputs = parseInputs(news);
-  const client = clientFor(inputs);
+  const plan = planCreate(parseInputs(news), news.__provider);
+  const { client } = plan;
   const identity = identityOf(old);
-  return exclusively(client, identity, async () => {
+  return exclusively(createKey(client, identity), async () => {
     const exclude = old.claimedElsewhere ?? [];
     const found = await candidates({ client, identity, since: Date.parse(old.pendingSince!), exclude });
-    if (found.length === 1) return { outs: owned(found[0]!, inputs, client).outs };
+    if (found.length === 1) return { outs: owned(found[0]!, plan).outs };
     const attempt = { pendingId: id, pendingSince: old.pendingSince, claimedElsewhere: exclude };
     if (found.length > 1) {
       throw new PendingCreateError(
         reconcileConflictMessage(identity, old.pendingSince!, found),
         id,
-        pendingState(inputs, client, news.__provider, old.pendingSince!, [...exclude, ...claimedUuids()]),
+        pendingState(plan, old.pendingSince!, [...exclude, ...claimedUuids()]),
         { code: "reconcile_conflict" },
       );
     }
-    return { outs: (await createOnce(client, inputs, news.__provider, attempt)).outs };
+    return { outs: (await createOnce(plan, attempt)).outs };
   });
 }
 
+/** Deletes a pending webhook: deactivates the one its create left behind, if exactly one appeared. */
 export async function removePending(old: WebhookState, client: ServiceClient): Promise<void> {
   const identity = identityOf(old);
-  await exclusively(client, identity, async () => {
+  await exclusively(createKey(client, identity), async () => {
     const since = Date.parse(old.pendingSince!);
     const found = await candidates({ client, identity, since, exclude: old.claimedElsewhere ?? [] });
     if (found.length > 1) {

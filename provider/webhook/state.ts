@@ -1,18 +1,15 @@
 /** How a Webhook's inputs, the service's answers and the stored state map onto each other. */
 
-import { type ApiVersion, isApiVersion } from "../../contract/versions";
+import type { ApiVersion } from "../../contract/versions";
 import { canonicalFilters, toWireFilters } from "../../contract/webhooks/requests";
 import type { ServiceClient } from "../client/client";
 import { withCommonMembers } from "../lifecycle/common-members";
 import type { ResourceProps } from "../lifecycle/methods";
 import { credentialsHash, recordedCredentials } from "../lifecycle/ownership";
 import { hashSecret } from "../lifecycle/secret-hash";
-import { type WebhookInputs, type WebhookOutputs, type WebhookState, webhookInputsSchema } from "./schema";
+import type { CreatePlan } from "./create-plan";
+import type { WebhookInputs, WebhookOutputs, WebhookState } from "./schema";
 import type { WebhookRecord } from "./wire";
-
-export function parseInputs(props: ResourceProps): WebhookInputs {
-  return webhookInputsSchema(isApiVersion(props.apiVersion) ? props.apiVersion : "2.0").parse(props);
-}
 
 /** What state records of a webhook the service showed through `client`, spoken to in `apiVersion`. */
 export function observed(hook: WebhookRecord, apiVersion: ApiVersion, client: ServiceClient): WebhookOutputs {
@@ -45,9 +42,7 @@ export function outputsFor(
 
 /** The state of a pending webhook: its configuration, when the create was sent, and `__provider`. */
 export function pendingState(
-  inputs: WebhookInputs,
-  client: ServiceClient,
-  provider: unknown,
+  { inputs, client, provider }: CreatePlan,
   pendingSince: string,
   claimedElsewhere: readonly string[],
 ): ResourceProps {
