@@ -13,7 +13,6 @@ import { ENV, ServiceClient } from "../provider/client/index";
 import { ProcessContext, processContext, setProcessContext } from "../provider/context/process";
 import { clientFor } from "../provider/lifecycle/clients";
 import { configureFromStack, STACK_KEYS } from "../provider/lifecycle/stack-config";
-import { configure } from "../provider/plugin/configuration";
 import {
   type ClientSettingName,
   SETTING_ROWS,
