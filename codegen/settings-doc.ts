@@ -11,10 +11,10 @@ import { SETTING_ROWS, type Setting, stackKey } from "../provider/settings/table
 export const SETTINGS_DOC_FILE = "docs/configuration.md";
 
 /** The line above the generated table. */
-export const TABLE_START =
+const TABLE_START =
   "<!-- settings table: generated from provider/settings/table.ts by `npm run docs:settings`; edit the table there -->";
 /** The line below the generated table. */
-export const TABLE_END = "<!-- end of the settings table -->";
+const TABLE_END = "<!-- end of the settings table -->";
 
 const code = (text: string) => `\`${text}\``;
 

@@ -16,7 +16,7 @@ import type * as registry from "../provider/registry";
 import { WebhookState, webhookInputsSchema } from "../provider/webhook/schema";
 
 /** A TypeScript declaration, by file (relative to the package root) and name. */
-export interface DocSource {
+interface DocSource {
   readonly file: string;
   readonly name: string;
 }

@@ -71,13 +71,13 @@ describe("the names of each setting", () => {
       const settings = { ...table.SETTINGS, probe };
       return { ...table, SETTINGS: settings, SETTING_ROWS: Object.entries(settings) };
     });
-    const client = await import("../provider/client/index");
-    const config = await import("../provider/client/config");
-    const stackConfig = await import("../provider/lifecycle/stack-config");
-    const plugin = await import("../provider/plugin/configuration");
-    const clients = await import("../provider/lifecycle/clients");
-    const codegen = await import("../codegen/schema");
-    const docs = await import("../codegen/settings-doc");
+    const client = await import("../provider/client/index.js");
+    const config = await import("../provider/client/config.js");
+    const stackConfig = await import("../provider/lifecycle/stack-config.js");
+    const plugin = await import("../provider/plugin/configuration.js");
+    const clients = await import("../provider/lifecycle/clients.js");
+    const codegen = await import("../codegen/schema.js");
+    const docs = await import("../codegen/settings-doc.js");
 
     expect((client.ENV as Record<string, string>).probe).toBe("SERVICE_PROBE_SECONDS");
     expect((stackConfig.STACK_KEYS as Record<string, string>).probe).toBe("service:probeSeconds");

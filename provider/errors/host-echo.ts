@@ -20,7 +20,7 @@ import { ServiceError } from "./base";
  * The environment variable that asks for debugging output (any value): the client's request lines
  * (client/config.ts `ENV.debug`) and, here, stack traces in failures.
  */
-export const DEBUG_VARIABLE = SETTINGS.debug.env;
+const DEBUG_VARIABLE = SETTINGS.debug.env;
 
 /** Whether the user asked for debugging output. */
 const debugging = (env: NodeJS.ProcessEnv = process.env) => Boolean(env[DEBUG_VARIABLE]);

@@ -183,11 +183,6 @@ export type ClientSettingName = {
   [K in SettingName]: Settings[K]["reader"] extends "client" ? K : never;
 }[SettingName];
 
-/** The settings stack config can set, by their config key. */
-export type ConfigKey = {
-  [K in SettingName]: Settings[K] extends { readonly config: infer C extends string } ? C : never;
-}[SettingName];
-
 /** A text value as the environment or stack config gives it; empty counts as unset. */
 export function textOf(value: string | undefined): string | undefined {
   return value === "" ? undefined : value;
