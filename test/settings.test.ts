@@ -7,7 +7,6 @@
 import { join } from "node:path";
 import * as fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
 import { generateSchema } from "../codegen/schema";
 import { ENV, ServiceClient } from "../provider/client/index";
 import { ProcessContext, processContext, setProcessContext } from "../provider/context/process";
@@ -60,7 +59,7 @@ describe("the names of each setting", () => {
       config: "probeSeconds",
       option: { path: "probeMs", label: "probeMs", scale: 1000 },
       reader: "client",
-      schema: z.number().positive("must be positive"),
+      schema: ({ z }) => z.number().positive("must be positive"),
       default: 5,
       secret: true,
       description: "Seconds of a setting added for this test.",

@@ -5,6 +5,7 @@ import type { ApiVersion } from "../../contract/versions";
 import { rememberSecret } from "../context/process";
 import { type AdviceContext, adviceFor, type SettingAdvice } from "../errors/advice";
 import { ConfigurationError } from "../errors/base";
+import { schemaOf } from "../settings/schema-kit";
 import {
   type ClientSettingName,
   type OptionName,
@@ -119,7 +120,7 @@ const OPTION_ROWS = SETTING_ROWS.flatMap(([name, s]) =>
 
 /** Every client option's setting, validated at once, under the names refusals give them. */
 const OptionSettings = z.object(
-  Object.fromEntries(OPTION_ROWS.map((row) => [row.option.label, row.setting.schema])),
+  Object.fromEntries(OPTION_ROWS.map((row) => [row.option.label, schemaOf(row.setting)])),
 );
 
 /** The member of `options` at a dotted `path`; an empty string counts as unset. */
@@ -226,7 +227,7 @@ export function resolveOptions(
   const settings = parsed.data as {
     [K in ClientSettingName as Settings[K] extends { option: { label: infer L extends string } }
       ? L
-      : never]: z.output<Settings[K]["schema"]>;
+      : never]: z.output<ReturnType<Settings[K]["schema"]>>;
   };
   const { retryBudgetMs, ...rest } = settings;
   return {

@@ -4,6 +4,7 @@ import { ServiceClient } from "../client/client";
 import { settingsKey, withTextSettings } from "../client/config";
 import { contextKey, processContext } from "../context/process";
 import { ConfigurationError } from "../errors/base";
+import { schemaOf } from "../settings/schema-kit";
 import { SETTINGS, stackKey, textOf } from "../settings/table";
 import { stackSettings } from "./stack-config";
 
@@ -73,7 +74,7 @@ export function hostOverrides(): Record<string, string> {
       `${HOST_OVERRIDES_NAMES} is not JSON: set it to an object of hostname to origin URL, such as {"hooks.example.test": "http://127.0.0.1:9000"}.`,
     );
   }
-  const parsed = HOST_OVERRIDES.schema.safeParse(json);
+  const parsed = schemaOf(HOST_OVERRIDES).safeParse(json);
   if (!parsed.success) {
     throw new ConfigurationError(
       `${HOST_OVERRIDES_NAMES} maps a hostname to something other than an http(s) origin URL: set it to an object of hostname to origin URL, such as {"hooks.example.test": "http://127.0.0.1:9000"}.`,

@@ -7,12 +7,13 @@
  * (errors/advice.ts) and the table in docs/configuration.md (codegen/settings-doc.ts). A new setting is
  * one row here; the generated files follow with `npm run schema` and `npm run docs:settings`.
  */
-import { z } from "zod";
-import { AcceptLanguage, ApiVersionSchema, BaseUrl } from "../../contract/connection";
+import type { ZodNumber, ZodType } from "zod";
 import { DEFAULT_BASE_URL } from "../../contract/default-base-url";
+import type { Language } from "../../contract/languages";
 import { DEFAULT_LANGUAGE } from "../../contract/languages";
 import { REQUESTS_PER_SECOND } from "../../contract/limits";
-import { safeString } from "../../contract/text";
+import type { ApiVersion } from "../../contract/versions";
+import type { SchemaKit } from "./schema-kit";
 
 /** The namespace of the stack config keys: the provider plugin's package name (`service:token`). */
 export const CONFIG_NAMESPACE = "service";
@@ -47,8 +48,11 @@ export interface Setting {
   readonly option?: OptionName;
   /** Who reads it: every ServiceClient, or only the provider around the resources' clients. */
   readonly reader: "client" | "provider";
-  /** A valid value, in the option's unit for a client option, else as the environment gives it. */
-  readonly schema: z.ZodType;
+  /**
+   * A valid value, in the option's unit for a client option, else as the environment gives it: a zod
+   * schema, made from the kit (schema-kit.ts) when a reader validates, so that reading names loads no zod.
+   */
+  readonly schema: (kit: SchemaKit) => ZodType;
   /** The value when nothing sets it, as the environment and stack config would spell it; absent for none. */
   readonly default?: string | number;
   /** What the default (or, without one, being unset) means, in a few words ("the local sandbox", "off"). */
@@ -61,7 +65,9 @@ export interface Setting {
   readonly description: string;
 }
 
-const positiveMs = z.number("must be a number").positive("must be positive");
+/** A positive number of milliseconds. */
+const positiveMs = (kit: SchemaKit): ZodNumber =>
+  kit.z.number("must be a number").positive("must be positive");
 
 /** The settings, in the order the docs list them. */
 export const SETTINGS = {
@@ -70,7 +76,7 @@ export const SETTINGS = {
     config: "token",
     option: { path: "token", label: "token" },
     reader: "client",
-    schema: safeString().min(1, "must not be empty"),
+    schema: (kit): ZodType<string> => kit.safeString().min(1, "must not be empty"),
     secret: true,
     placeholder: "<token>",
     description: "The API token, with webhooks enabled for webhooks and domains (a secret).",
@@ -80,7 +86,7 @@ export const SETTINGS = {
     config: "baseUrl",
     option: { path: "baseUrl", label: "baseUrl" },
     reader: "client",
-    schema: BaseUrl,
+    schema: (kit): ZodType<string> => kit.BaseUrl,
     default: DEFAULT_BASE_URL,
     defaultNote: "the local sandbox",
     secret: false,
@@ -91,7 +97,7 @@ export const SETTINGS = {
     config: "acceptLanguage",
     option: { path: "acceptLanguage", label: "acceptLanguage" },
     reader: "client",
-    schema: AcceptLanguage,
+    schema: (kit): ZodType<Language> => kit.AcceptLanguage,
     default: DEFAULT_LANGUAGE,
     secret: false,
     description: "Display language of the service's answers, `en` (default) or `ja`.",
@@ -100,7 +106,8 @@ export const SETTINGS = {
     env: "SERVICE_HOST_OVERRIDES",
     config: "hostOverrides",
     reader: "provider",
-    schema: z.record(z.string(), z.url({ protocol: /^https?$/ })),
+    schema: (kit): ZodType<Record<string, string>> =>
+      kit.z.record(kit.z.string(), kit.z.url({ protocol: /^https?$/ })),
     secret: false,
     description:
       "A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's).",
@@ -110,7 +117,7 @@ export const SETTINGS = {
     config: "retryBudgetSeconds",
     option: { path: "retry.maxElapsedMs", label: "retryBudgetMs", scale: 1000 },
     reader: "client",
-    schema: positiveMs,
+    schema: (kit): ZodType<number> => positiveMs(kit),
     default: 60,
     secret: false,
     placeholder: "<seconds>",
@@ -120,7 +127,7 @@ export const SETTINGS = {
     env: "SERVICE_API_VERSION",
     option: { path: "apiVersion", label: "apiVersion" },
     reader: "client",
-    schema: ApiVersionSchema,
+    schema: (kit): ZodType<ApiVersion> => kit.ApiVersionSchema,
     default: "2.0",
     secret: false,
     description: "The API version a `ServiceClient` speaks by default, `2.0` or `1.4`.",
@@ -129,7 +136,7 @@ export const SETTINGS = {
     env: "SERVICE_TIMEOUT_SECONDS",
     option: { path: "timeoutMs", label: "timeoutMs", scale: 1000 },
     reader: "client",
-    schema: positiveMs.int("must be whole milliseconds"),
+    schema: (kit): ZodType<number> => positiveMs(kit).int("must be whole milliseconds"),
     default: 30,
     secret: false,
     description: "Seconds one request waits for its answer.",
@@ -137,7 +144,7 @@ export const SETTINGS = {
   reconcile: {
     env: "SERVICE_RECONCILE_SECONDS",
     reader: "provider",
-    schema: z.coerce.number().min(0),
+    schema: (kit): ZodType<number> => kit.z.coerce.number().min(0),
     default: 30,
     secret: false,
     description:
@@ -147,7 +154,7 @@ export const SETTINGS = {
     env: "SERVICE_RATE_LIMIT",
     option: { path: "rateLimitPerSecond", label: "rateLimitPerSecond", scale: 1 },
     reader: "client",
-    schema: z.number("must be a number").min(0, "must be 0 (off) or more"),
+    schema: (kit): ZodType<number> => kit.z.number("must be a number").min(0, "must be 0 (off) or more"),
     default: REQUESTS_PER_SECOND,
     secret: false,
     description: "Client-side requests per second per token (0: off).",
@@ -155,7 +162,7 @@ export const SETTINGS = {
   debug: {
     env: "SERVICE_DEBUG",
     reader: "client",
-    schema: z.string(),
+    schema: (kit): ZodType<string> => kit.z.string(),
     defaultNote: "off",
     secret: false,
     description:

@@ -1,5 +1,6 @@
 import type { ServiceClient } from "../client/client";
 import { processContext } from "../context/process";
+import { schemaOf } from "../settings/schema-kit";
 import { SETTINGS, textOf } from "../settings/table";
 import { isClaimed } from "./claims";
 import { identityOf, sameIdentity, type WebhookIdentity } from "./schema";
@@ -87,7 +88,7 @@ export const RECONCILE_ENV = RECONCILE.env;
  * service has finished with the request, so a short look suffices.
  */
 export function reconcileWindowMs(answered: boolean): number {
-  const configured = RECONCILE.schema.safeParse(textOf(process.env[RECONCILE_ENV]));
+  const configured = schemaOf(RECONCILE).safeParse(textOf(process.env[RECONCILE_ENV]));
   const window = (configured.success ? configured.data : RECONCILE.default) * 1000;
   return answered ? Math.min(window, 5_000) : window;
 }
