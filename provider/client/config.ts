@@ -155,13 +155,14 @@ export function withTextSettings(
   options: ClientOptions,
   texts: { readonly [K in SettingName]?: string | undefined },
 ): ClientOptions {
-  const layered: Record<string, unknown> = { ...options, retry: options.retry && { ...options.retry } };
+  const layered: Record<string, unknown> = { ...options };
   for (const { name, option } of OPTION_ROWS) {
     const text = textOf(texts[name]);
     if (memberAt(options, option.path) !== undefined || text === undefined) continue;
     const keys = option.path.split(".");
+    // A copy of each object on the way (`retry`), so that the caller's options stay as they were.
     const parent = keys.slice(0, -1).reduce<Record<string, unknown>>((at, key) => {
-      at[key] ??= {};
+      at[key] = { ...(at[key] as object | undefined) };
       return at[key] as Record<string, unknown>;
     }, layered);
     parent[keys.at(-1)!] = fromText(option, text);

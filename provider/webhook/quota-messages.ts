@@ -6,6 +6,7 @@
  */
 import { MAX_ACTIVE_WEBHOOKS } from "../../contract/limits";
 import { optionSetting, type ProgramLanguage, programLanguage, spellProperty } from "../program-language";
+import { SETTINGS, stackKey } from "../settings/table";
 
 /** Names as a message lists them: `"a", "b" and "c"`. */
 function listed(names: readonly string[]): string {
@@ -14,8 +15,7 @@ function listed(names: readonly string[]): string {
 }
 
 /** How an organization is named without its token: by what decides it. */
-const SAME_CREDENTIALS =
-  "the same base URL and token (from their `connection`, or from the stack's service:token and service:baseUrl)";
+const SAME_CREDENTIALS = `the same base URL and token (from their \`connection\`, or from the stack's ${stackKey(SETTINGS.token.config)} and ${stackKey(SETTINGS.baseUrl.config)})`;
 
 /** What became of the Webhooks of an organization over the quota. */
 export type QuotaOutcome =
