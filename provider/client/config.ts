@@ -19,16 +19,22 @@ import {
 import type { RateLimiter } from "./limiter";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 
-/** The client's settings that the environment can set, by setting name: the SERVICE_* variables. */
-type ClientEnv = {
-  readonly [K in ClientSettingName as Settings[K] extends { readonly env: string }
+/** The SERVICE_* variables of the client's settings among `settings`, by setting name. */
+function clientEnv<T extends Readonly<Record<string, Setting>>>(
+  settings: T,
+): {
+  readonly [K in keyof T as T[K] extends { readonly reader: "client"; readonly env: string }
     ? K
-    : never]: Settings[K] extends {
+    : never]: T[K] extends {
     readonly env: infer E;
   }
     ? E
     : never;
-};
+} {
+  return Object.fromEntries(
+    Object.entries(settings).flatMap(([name, s]) => (s.reader === "client" && s.env ? [[name, s.env]] : [])),
+  ) as never;
+}
 
 /**
  * Environment variables the client reads when an option is not given, by setting name (`ENV.retryBudget`
@@ -36,9 +42,7 @@ type ClientEnv = {
  * each one means and its default; SERVICE_DEBUG (`ENV.debug`) prints one redacted line per request to
  * stderr, and gives each failure a resource reports to Pulumi its stack trace.
  */
-export const ENV: ClientEnv = Object.fromEntries(
-  SETTING_ROWS.filter(([, s]) => s.reader === "client" && s.env).map(([name, s]) => [name, s.env]),
-) as ClientEnv;
+export const ENV = clientEnv(SETTINGS);
 
 /** How a ServiceClient connects. Every member is optional; see `ENV` for the environment fallbacks. */
 export interface ClientOptions {

@@ -71,6 +71,7 @@ const positiveMs = (kit: SchemaKit): ZodNumber =>
 
 /** The settings, in the order the docs list them. */
 export const SETTINGS = {
+  /** The API token. */
   token: {
     env: "SERVICE_API_TOKEN",
     config: "token",
@@ -81,6 +82,7 @@ export const SETTINGS = {
     placeholder: "<token>",
     description: "The API token, with webhooks enabled for webhooks and domains (a secret).",
   },
+  /** The API base URL. */
   baseUrl: {
     env: "SERVICE_BASE_URL",
     config: "baseUrl",
@@ -93,6 +95,7 @@ export const SETTINGS = {
     placeholder: "<url>",
     description: "The API base URL.",
   },
+  /** The language of the service's display strings. */
   acceptLanguage: {
     config: "acceptLanguage",
     option: { path: "acceptLanguage", label: "acceptLanguage" },
@@ -102,6 +105,7 @@ export const SETTINGS = {
     secret: false,
     description: "Display language of the service's answers, `en` (default) or `ja`.",
   },
+  /** Where the domain poller fetches local hostnames from. */
   hostOverrides: {
     env: "SERVICE_HOST_OVERRIDES",
     config: "hostOverrides",
@@ -112,6 +116,7 @@ export const SETTINGS = {
     description:
       "A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's).",
   },
+  /** The time one request may spend on retries. */
   retryBudget: {
     env: "SERVICE_RETRY_BUDGET_SECONDS",
     config: "retryBudgetSeconds",
@@ -123,6 +128,7 @@ export const SETTINGS = {
     placeholder: "<seconds>",
     description: "Seconds one request may spend on retries, 429s included.",
   },
+  /** The API version. */
   apiVersion: {
     env: "SERVICE_API_VERSION",
     option: { path: "apiVersion", label: "apiVersion" },
@@ -132,6 +138,7 @@ export const SETTINGS = {
     secret: false,
     description: "The API version a `ServiceClient` speaks by default, `2.0` or `1.4`.",
   },
+  /** The time one request waits for its answer. */
   timeout: {
     env: "SERVICE_TIMEOUT_SECONDS",
     option: { path: "timeoutMs", label: "timeoutMs", scale: 1000 },
@@ -141,6 +148,7 @@ export const SETTINGS = {
     secret: false,
     description: "Seconds one request waits for its answer.",
   },
+  /** The time a create whose answer was lost re-lists. */
   reconcile: {
     env: "SERVICE_RECONCILE_SECONDS",
     reader: "provider",
@@ -150,6 +158,7 @@ export const SETTINGS = {
     description:
       "Seconds a create whose answer was lost re-lists before the resource is kept as pending (5 s after a 5xx).",
   },
+  /** The client-side rate limit. */
   rateLimit: {
     env: "SERVICE_RATE_LIMIT",
     option: { path: "rateLimitPerSecond", label: "rateLimitPerSecond", scale: 1 },
@@ -159,6 +168,7 @@ export const SETTINGS = {
     secret: false,
     description: "Client-side requests per second per token (0: off).",
   },
+  /** Debugging output. */
   debug: {
     env: "SERVICE_DEBUG",
     reader: "client",
