@@ -12,7 +12,6 @@ import {
   SETTING_ROWS,
   SETTINGS,
   type Setting,
-  type SettingName,
   type Settings,
   textOf,
 } from "../settings/table";
@@ -157,7 +156,9 @@ const defaultValue = (setting: Setting, option: OptionName) =>
  */
 export function withTextSettings(
   options: ClientOptions,
-  texts: { readonly [K in SettingName]?: string | undefined },
+  // By setting name (settings/table.ts); typed loosely so that the public declarations never reach the
+  // table's schemas, whose zod types a consumer's compiler would then have to read.
+  texts: Readonly<Record<string, string | undefined>>,
 ): ClientOptions {
   const layered: Record<string, unknown> = { ...options };
   for (const { name, option } of OPTION_ROWS) {

@@ -1,34 +1,34 @@
 import { contextKey, processContext, rememberSecret } from "../context/process";
-import {
-  type CONFIG_NAMESPACE,
-  SETTING_ROWS,
-  type SettingName,
-  type Settings,
-  stackKey,
-} from "../settings/table";
+import { type CONFIG_NAMESPACE, SETTING_ROWS, SETTINGS, type Setting, stackKey } from "../settings/table";
 
-/** The settings stack config can set, by setting name, with their namespaced keys. */
-type StackKeys = {
-  readonly [K in SettingName as Settings[K] extends { readonly config: string }
-    ? K
-    : never]: Settings[K] extends {
+/**
+ * The namespaced keys of the settings among `settings` that stack config can set, by setting name. A
+ * generic over the table, so that the declarations show the keys themselves and never reach the table's
+ * zod schemas.
+ */
+function stackKeys<T extends Readonly<Record<string, Setting>>>(
+  settings: T,
+): {
+  readonly [K in keyof T as T[K] extends { readonly config: string } ? K : never]: T[K] extends {
     readonly config: infer C extends string;
   }
     ? `${typeof CONFIG_NAMESPACE}:${C}`
     : never;
-};
+} {
+  return Object.fromEntries(
+    Object.entries(settings).flatMap(([name, s]) => (s.config ? [[name, stackKey(s.config)]] : [])),
+  ) as never;
+}
 
 /**
  * The stack configuration the provider reads (the dynamic resources' and the provider plugin's alike),
  * namespaced keys as `configure` receives them. Each setting left out falls back on its own to the
  * environment; a resource's `connection` input goes ahead of both.
  */
-export const STACK_KEYS: StackKeys = Object.fromEntries(
-  SETTING_ROWS.flatMap(([name, s]) => (s.config ? [[name, stackKey(s.config)]] : [])),
-) as StackKeys;
+export const STACK_KEYS = stackKeys(SETTINGS);
 
 /** What `configure` read from the stack, by setting name, as strings (secrets arrive readable). */
-export type StackSettings = { readonly [K in keyof StackKeys]?: string | undefined };
+export type StackSettings = { readonly [K in keyof typeof STACK_KEYS]?: string | undefined };
 
 const STACK = contextKey<{ settings: StackSettings }>("stack configuration", () => ({ settings: {} }));
 
