@@ -1,39 +1,47 @@
 import type { Dispatcher } from "undici";
 import { z } from "zod";
 import type { AcceptLanguage } from "../../contract/common-types";
-import { AcceptLanguage as AcceptLanguageSchema, ApiVersionSchema, BaseUrl } from "../../contract/connection";
-import { DEFAULT_BASE_URL } from "../../contract/default-base-url";
-import { DEFAULT_LANGUAGE } from "../../contract/languages";
-import { REQUESTS_PER_SECOND } from "../../contract/limits";
-import { safeString } from "../../contract/text";
 import type { ApiVersion } from "../../contract/versions";
 import { rememberSecret } from "../context/process";
 import { type AdviceContext, adviceFor, type SettingAdvice } from "../errors/advice";
 import { ConfigurationError } from "../errors/base";
-import { DEBUG_VARIABLE } from "../errors/host-echo";
+import { schemaOf } from "../settings/schema-kit";
+import {
+  type ClientSettingName,
+  type OptionName,
+  SETTING_ROWS,
+  SETTINGS,
+  type Setting,
+  type Settings,
+  textOf,
+} from "../settings/table";
 import type { RateLimiter } from "./limiter";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 
-/** Environment variables the client reads when an option is not given. */
-export const ENV = {
-  /** The API token. */
-  token: "SERVICE_API_TOKEN",
-  /** The API base URL; the local sandbox (`DEFAULT_BASE_URL`) when unset. */
-  baseUrl: "SERVICE_BASE_URL",
-  /** The API version, "2.0" (default) or "1.4". */
-  apiVersion: "SERVICE_API_VERSION",
-  /** Client-side requests per second per token (default 10, 0 turns the limiter off). */
-  rateLimit: "SERVICE_RATE_LIMIT",
-  /** Seconds one request may wait for its answer (default 30). */
-  timeout: "SERVICE_TIMEOUT_SECONDS",
-  /** Seconds a request may spend on retries, 429s included (default 60). */
-  retryBudget: "SERVICE_RETRY_BUDGET_SECONDS",
-  /**
-   * Any value: print one redacted line per request to stderr, and give each failure a resource reports
-   * to Pulumi its stack trace (errors/host-echo.ts).
-   */
-  debug: DEBUG_VARIABLE,
-} as const;
+/** The SERVICE_* variables of the client's settings among `settings`, by setting name. */
+function clientEnv<T extends Readonly<Record<string, Setting>>>(
+  settings: T,
+): {
+  readonly [K in keyof T as T[K] extends { readonly reader: "client"; readonly env: string }
+    ? K
+    : never]: T[K] extends {
+    readonly env: infer E;
+  }
+    ? E
+    : never;
+} {
+  return Object.fromEntries(
+    Object.entries(settings).flatMap(([name, s]) => (s.reader === "client" && s.env ? [[name, s.env]] : [])),
+  ) as never;
+}
+
+/**
+ * Environment variables the client reads when an option is not given, by setting name (`ENV.retryBudget`
+ * is SERVICE_RETRY_BUDGET_SECONDS). Derived from the settings table (settings/table.ts), which says what
+ * each one means and its default; SERVICE_DEBUG (`ENV.debug`) prints one redacted line per request to
+ * stderr, and gives each failure a resource reports to Pulumi its stack trace.
+ */
+export const ENV = clientEnv(SETTINGS);
 
 /** How a ServiceClient connects. Every member is optional; see `ENV` for the environment fallbacks. */
 export interface ClientOptions {
@@ -108,22 +116,78 @@ export interface ResolvedOptions {
   readonly advice: SettingAdvice;
 }
 
-const Settings = z.object({
-  token: safeString().min(1, "must not be empty"),
-  baseUrl: BaseUrl,
-  apiVersion: ApiVersionSchema.default("2.0"),
-  acceptLanguage: AcceptLanguageSchema.default(DEFAULT_LANGUAGE),
-  timeoutMs: z.number("must be a number").int("must be whole milliseconds").positive("must be positive"),
-  rateLimitPerSecond: z.number("must be a number").min(0, "must be 0 (off) or more"),
-  retryBudgetMs: z.number("must be a number").positive("must be positive"),
-});
+/** The settings a `ClientOptions` member sets, each with its option. */
+const OPTION_ROWS = SETTING_ROWS.flatMap(([name, s]) =>
+  s.option ? [{ name, setting: s, option: s.option }] : [],
+);
 
-function pick(explicit: string | undefined, fromEnv: string | undefined): string | undefined {
-  if (explicit !== undefined && explicit !== "") return explicit;
-  return fromEnv === "" ? undefined : fromEnv;
+/** Every client option's setting, validated at once, under the names refusals give them. */
+const OptionSettings = z.object(
+  Object.fromEntries(OPTION_ROWS.map((row) => [row.option.label, schemaOf(row.setting)])),
+);
+
+/** The member of `options` at a dotted `path`; an empty string counts as unset. */
+function memberAt(options: object | undefined, path: string): unknown {
+  const value = path
+    .split(".")
+    .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], options);
+  return value === "" ? undefined : value;
 }
 
-const seconds = (value: string | undefined) => (value ? Number(value) * 1000 : undefined);
+/** A value as the environment or stack config writes it, in the unit of its option. */
+function fromText(option: OptionName, text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  return option.scale === undefined ? text : Number(text) * option.scale;
+}
+
+/** A client option's value from `options`, else from its SERVICE_* variable, in the option's unit. */
+function givenValue(setting: Setting, option: OptionName, options: object, env: NodeJS.ProcessEnv): unknown {
+  return memberAt(options, option.path) ?? fromText(option, textOf(setting.env && env[setting.env]));
+}
+
+/** A client option's default, in the option's unit. */
+const defaultValue = (setting: Setting, option: OptionName) =>
+  fromText(option, setting.default === undefined ? undefined : String(setting.default));
+
+/**
+ * `options` with each client option it leaves unset taken from `texts` (a front door that writes values
+ * as text, stack config: `retryBudget` "90" is `retry.maxElapsedMs` 90 000), so that resolving them
+ * applies the precedence explicit option, then `texts`, then the environment, then the default.
+ */
+export function withTextSettings(
+  options: ClientOptions,
+  // By setting name (settings/table.ts); typed loosely so that the public declarations never reach the
+  // table's schemas, whose zod types a consumer's compiler would then have to read.
+  texts: Readonly<Record<string, string | undefined>>,
+): ClientOptions {
+  const layered: Record<string, unknown> = { ...options };
+  for (const { name, option } of OPTION_ROWS) {
+    const text = textOf(texts[name]);
+    if (memberAt(options, option.path) !== undefined || text === undefined) continue;
+    const keys = option.path.split(".");
+    // A copy of each object on the way (`retry`), so that the caller's options stay as they were.
+    const parent = keys.slice(0, -1).reduce<Record<string, unknown>>((at, key) => {
+      at[key] = { ...(at[key] as object | undefined) };
+      return at[key] as Record<string, unknown>;
+    }, layered);
+    parent[keys.at(-1)!] = fromText(option, text);
+  }
+  return layered as ClientOptions;
+}
+
+/**
+ * What a client of `options` would differ by from another: the value of every client setting that its
+ * options or the environment give, in the table's order. Two options with the same key make clients that
+ * behave the same, so they can share one.
+ */
+export function settingsKey(options: ClientOptions, env: NodeJS.ProcessEnv = process.env): string {
+  return JSON.stringify(
+    SETTING_ROWS.filter(([, s]) => s.reader === "client").map(([, s]) => [
+      s.option && memberAt(options, s.option.path),
+      s.env && textOf(env[s.env]),
+    ]),
+  );
+}
 
 /**
  * The token and base URL a client of `options` would use, before validation: each explicit value (an
@@ -134,7 +198,11 @@ export function credentialsOf(
   options: Pick<ClientOptions, "token" | "baseUrl">,
   env: NodeJS.ProcessEnv = process.env,
 ): { readonly token: string | undefined; readonly baseUrl: string | undefined } {
-  return { token: pick(options.token, env[ENV.token]), baseUrl: pick(options.baseUrl, env[ENV.baseUrl]) };
+  const { token, baseUrl } = SETTINGS;
+  return {
+    token: givenValue(token, token.option, options, env) as string | undefined,
+    baseUrl: givenValue(baseUrl, baseUrl.option, options, env) as string | undefined,
+  };
 }
 
 /** Explicit options first, then the SERVICE_* environment variables, then the defaults. */
@@ -148,26 +216,28 @@ export function resolveOptions(
   if (token === undefined) {
     throw new ConfigurationError(`No API token was given: set one with ${advice.token}.`);
   }
-  const parsed = Settings.safeParse({
-    token,
-    baseUrl: baseUrl ?? DEFAULT_BASE_URL,
-    apiVersion: pick(options.apiVersion, env[ENV.apiVersion]),
-    acceptLanguage: options.acceptLanguage,
-    timeoutMs: options.timeoutMs ?? seconds(env[ENV.timeout]) ?? 30_000,
-    rateLimitPerSecond:
-      options.rateLimitPerSecond ?? (env[ENV.rateLimit] ? Number(env[ENV.rateLimit]) : REQUESTS_PER_SECOND),
-    retryBudgetMs:
-      options.retry?.maxElapsedMs ?? seconds(env[ENV.retryBudget]) ?? DEFAULT_RETRY_POLICY.maxElapsedMs,
-  });
+  const parsed = OptionSettings.safeParse(
+    Object.fromEntries(
+      OPTION_ROWS.map(({ setting, option }) => [
+        option.label,
+        givenValue(setting, option, options, env) ?? defaultValue(setting, option),
+      ]),
+    ),
+  );
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ConfigurationError(
       `The setting ${issue.path.join(".")} ${issue.message}: correct it in ${advice.settings}.`,
     );
   }
-  const { retryBudgetMs, ...settings } = parsed.data;
+  const settings = parsed.data as {
+    [K in ClientSettingName as Settings[K] extends { option: { label: infer L extends string } }
+      ? L
+      : never]: z.output<ReturnType<Settings[K]["schema"]>>;
+  };
+  const { retryBudgetMs, ...rest } = settings;
   return {
-    ...settings,
+    ...rest,
     baseUrl: settings.baseUrl.replace(/\/+$/, ""),
     baseUrlDefaulted: baseUrl === undefined,
     retry: { ...DEFAULT_RETRY_POLICY, ...options.retry, maxElapsedMs: retryBudgetMs },

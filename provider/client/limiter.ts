@@ -1,4 +1,5 @@
 import { type Clock, systemClock } from "../context/clock";
+import { contextKey, processContext } from "../context/process";
 
 /**
  * Keeps one credential under the service's request rate: at most `perSecond` requests in any window of
@@ -97,11 +98,27 @@ export class LimiterRegistry {
 }
 
 /**
- * The registry a ServiceClient takes its limiter from when its options name none: every client of a
- * token made by this copy of the package waits on the same limiter. Pass `limiter` to a client to share
- * one differently, or to keep a client apart.
+ * The rate limiters of this process, on its clock: every client of a token in the process waits on one,
+ * including the clients a second copy of the package (the runtime bundle) makes, and the resources'.
  */
-export const SHARED_LIMITERS = new LimiterRegistry();
+const PROCESS_LIMITERS = contextKey(
+  "rate limiters per credential",
+  (context) => new LimiterRegistry(context.clock),
+);
+
+/** The process's registry, behind the `LimiterRegistry` that `SHARED_LIMITERS` has always been. */
+class ProcessLimiters extends LimiterRegistry {
+  override limiterFor(key: LimiterKey): RateLimiter {
+    return processContext().get(PROCESS_LIMITERS).limiterFor(key);
+  }
+}
+
+/**
+ * The registry a ServiceClient takes its limiter from when its options name none: every client of a
+ * token in this process waits on the same limiter, kept in the process context (context/process.ts), on
+ * its clock. Pass `limiter` to a client to share one differently, or to keep a client apart.
+ */
+export const SHARED_LIMITERS: LimiterRegistry = new ProcessLimiters();
 
 /** The limiter `SHARED_LIMITERS` keeps for one credential: pass it as a client's `limiter` to share it explicitly. */
 export function sharedLimiter(key: LimiterKey): RateLimiter {

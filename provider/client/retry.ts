@@ -1,3 +1,5 @@
+import { SETTINGS } from "../settings/table";
+
 /**
  * When to try a request again, as one pure function. Rate limiting is a separate layer (limiter.ts);
  * this only decides whether and how long to wait after a failed attempt.
@@ -19,7 +21,7 @@ export interface RetryPolicy {
 /** 6 attempts, backoff from 250 ms to 8 s, and a 60 s budget per request (README, Configure). */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxAttempts: 6,
-  maxElapsedMs: 60_000,
+  maxElapsedMs: SETTINGS.retryBudget.default * SETTINGS.retryBudget.option.scale,
   baseDelayMs: 250,
   maxDelayMs: 8_000,
 };

@@ -6,6 +6,7 @@
  */
 
 import { spellProperty } from "../context/program-language";
+import { SETTINGS, type Setting, stackKey } from "../settings/table";
 
 /** `"client"`: a ServiceClient in the user's own code. `"pulumi"`: the client a resource's provider made. */
 export type AdviceContext = "client" | "pulumi";
@@ -24,21 +25,31 @@ export interface SettingAdvice {
   readonly settings: string;
 }
 
+/** A setting as a plain client sets it: its option, else its environment variable. */
+const clientOption = (setting: Setting & { option: { path: string }; env: string }) =>
+  `the client's \`${setting.option.path}\` option (or ${setting.env})`;
+
+/** A setting as a stack sets it: the `pulumi config set` command for its key. */
+const configSet = (setting: Setting & { config: string }) =>
+  `\`pulumi config set ${setting.secret ? "--secret " : ""}${stackKey(setting.config)} ${setting.placeholder ?? "<value>"}\``;
+
+const { token, baseUrl, retryBudget, timeout } = SETTINGS;
+
 const CLIENT_ADVICE: SettingAdvice = {
-  token: "the client's `token` option (or SERVICE_API_TOKEN)",
-  baseUrl: "the client's `baseUrl` option (or SERVICE_BASE_URL)",
-  retryBudget: "the client's `retry.maxElapsedMs` option (or SERVICE_RETRY_BUDGET_SECONDS)",
-  timeout: "the client's `timeoutMs` option (or SERVICE_TIMEOUT_SECONDS)",
+  token: clientOption(token),
+  baseUrl: clientOption(baseUrl),
+  retryBudget: clientOption(retryBudget),
+  timeout: clientOption(timeout),
   settings: "the client's options (or the SERVICE_* environment variables)",
 };
 
 /** A resource's settings, with its `connection` members spelled as the program's language spells them. */
 function pulumiAdvice(): SettingAdvice {
   return {
-    token: `\`pulumi config set --secret service:token <token>\` (or the resource's ${spellProperty("connection.token")})`,
-    baseUrl: `\`pulumi config set service:baseUrl <url>\` (or the resource's ${spellProperty("connection.baseUrl")})`,
-    retryBudget: "`pulumi config set service:retryBudgetSeconds <seconds>`",
-    timeout: "SERVICE_TIMEOUT_SECONDS in the environment of the `pulumi` command",
+    token: `${configSet(token)} (or the resource's ${spellProperty("connection.token")})`,
+    baseUrl: `${configSet(baseUrl)} (or the resource's ${spellProperty("connection.baseUrl")})`,
+    retryBudget: configSet(retryBudget),
+    timeout: `${timeout.env} in the environment of the \`pulumi\` command`,
     settings: `the stack config (\`pulumi config\`, keys service:*), the resource's ${spellProperty("connection")}, or the SERVICE_* environment variables`,
   };
 }
@@ -61,7 +72,7 @@ export function savedStateAdvice(command: SavedStateCommand, source: "config" | 
   const token =
     source === "connection"
       ? `the resource's ${spellProperty("connection.token")} in the program, then run \`pulumi up\` to record it and \`${command}\` again: ${verb} uses the connection the last update saved in the stack`
-      : `\`pulumi config set --secret service:token <token>\`, then run \`${command} --run-program\`: without --run-program, ${verb} uses the provider configuration the last update saved in the stack, not the current config`;
+      : `${configSet(SETTINGS.token)}, then run \`${command} --run-program\`: without --run-program, ${verb} uses the provider configuration the last update saved in the stack, not the current config`;
   return { ...pulumiAdvice(), token };
 }
 

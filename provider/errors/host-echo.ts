@@ -13,13 +13,14 @@
  * reaches the engine by either path (the engine hides the provider plugin's own stderr).
  */
 import { contextKey, processContext, redact } from "../context/process";
+import { SETTINGS } from "../settings/table";
 import { ServiceError } from "./base";
 
 /**
  * The environment variable that asks for debugging output (any value): the client's request lines
  * (client/config.ts `ENV.debug`) and, here, stack traces in failures.
  */
-export const DEBUG_VARIABLE = "SERVICE_DEBUG";
+const DEBUG_VARIABLE = SETTINGS.debug.env;
 
 /** Whether the user asked for debugging output. */
 const debugging = (env: NodeJS.ProcessEnv = process.env) => Boolean(env[DEBUG_VARIABLE]);

@@ -5,11 +5,9 @@
  * secret. Each kind of input has one comparison, here, and every resource's `diff` lists its inputs by
  * kind and asks `changedInputs` which of them changed.
  */
-import { DEFAULT_BASE_URL } from "../../contract/default-base-url";
-import { DEFAULT_LANGUAGE } from "../../contract/languages";
 import type { FilterInput } from "../../contract/webhooks/requests";
 import { canonicalFilters } from "../../contract/webhooks/requests";
-import { ENV } from "../client/config";
+import { SETTINGS, textOf } from "../settings/table";
 import { secretMatches } from "./secret-hash";
 import { stackSettings } from "./stack-config";
 import { containsUnknown } from "./unknowns";
@@ -25,10 +23,11 @@ export interface Fallbacks {
 /** The fallbacks of this provider process, as `clientFor` resolves them (stack config, environment, defaults). */
 function processFallbacks(env: NodeJS.ProcessEnv = process.env): Fallbacks {
   const stack = stackSettings();
+  const { baseUrl, acceptLanguage } = SETTINGS;
   // An empty setting counts as none, as the client reads it.
   return {
-    baseUrl: stack.baseUrl || env[ENV.baseUrl] || DEFAULT_BASE_URL,
-    acceptLanguage: stack.acceptLanguage || DEFAULT_LANGUAGE,
+    baseUrl: textOf(stack.baseUrl) ?? textOf(env[baseUrl.env]) ?? baseUrl.default,
+    acceptLanguage: textOf(stack.acceptLanguage) ?? acceptLanguage.default,
   };
 }
 

@@ -1,30 +1,33 @@
 import { contextKey, processContext, rememberSecret } from "../context/process";
+import { type CONFIG_NAMESPACE, SETTING_ROWS, SETTINGS, type Setting, stackKey } from "../settings/table";
+
+/**
+ * The namespaced keys of the settings among `settings` that stack config can set, by setting name. A
+ * generic over the table, so that the declarations show the keys themselves and never reach the table's
+ * zod schemas.
+ */
+function stackKeys<T extends Readonly<Record<string, Setting>>>(
+  settings: T,
+): {
+  readonly [K in keyof T as T[K] extends { readonly config: string } ? K : never]: T[K] extends {
+    readonly config: infer C extends string;
+  }
+    ? `${typeof CONFIG_NAMESPACE}:${C}`
+    : never;
+} {
+  return Object.fromEntries(
+    Object.entries(settings).flatMap(([name, s]) => (s.config ? [[name, stackKey(s.config)]] : [])),
+  ) as never;
+}
 
 /**
  * The stack configuration the provider reads (the dynamic resources' and the provider plugin's alike),
  * namespaced keys as `configure` receives them. Each setting left out falls back on its own to the
  * environment; a resource's `connection` input goes ahead of both.
  */
-export const STACK_KEYS = {
-  /** The API token, with webhooks enabled for webhooks and domains (a secret). Falls back to SERVICE_API_TOKEN. */
-  token: "service:token",
-  /** The API base URL. Falls back to SERVICE_BASE_URL, then the local sandbox (http://127.0.0.1:8787). */
-  baseUrl: "service:baseUrl",
-  /** Display language of the service's answers, `en` (default) or `ja`. */
-  acceptLanguage: "service:acceptLanguage",
-  /**
-   * A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for
-   * hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
-   */
-  hostOverrides: "service:hostOverrides",
-  /** Seconds one request may spend on retries, 429s included (default 60). */
-  retryBudgetSeconds: "service:retryBudgetSeconds",
-} as const;
+export const STACK_KEYS = stackKeys(SETTINGS);
 
-/** The settings that are secrets: the schema marks them so, and every SDK stores them encrypted. */
-export const SECRET_SETTINGS: readonly (keyof typeof STACK_KEYS)[] = ["token"];
-
-/** What `configure` read from the stack, as strings (secrets arrive readable). */
+/** What `configure` read from the stack, by setting name, as strings (secrets arrive readable). */
 export type StackSettings = { readonly [K in keyof typeof STACK_KEYS]?: string | undefined };
 
 const STACK = contextKey<{ settings: StackSettings }>("stack configuration", () => ({ settings: {} }));
@@ -40,7 +43,9 @@ export function configureFromStack(config: ConfigSource): void {
   const settings = Object.fromEntries(
     Object.entries(STACK_KEYS).map(([name, key]) => [name, config.get(key)]),
   ) as StackSettings;
-  rememberSecret(settings.token);
+  for (const [name, setting] of SETTING_ROWS) {
+    if (setting.secret) rememberSecret(settings[name as keyof StackSettings]);
+  }
   processContext().get(STACK).settings = settings;
 }
 

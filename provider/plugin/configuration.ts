@@ -1,7 +1,8 @@
 /**
  * The provider plugin's configuration: the same stack settings the dynamic resources read (`service:token`,
- * `service:baseUrl`, ... see lifecycle/stack-config.ts), which the engine sends in Configure, or the
- * properties of an explicit `service` provider resource.
+ * `service:baseUrl`, ... each a row of settings/table.ts with a config key, read by lifecycle/stack-config.ts
+ * and described by schema.json's config section, both derived from that table), which the engine sends in
+ * Configure, or the properties of an explicit `service` provider resource.
  */
 import { type ConfigSource, configureFromStack } from "../lifecycle/stack-config";
 import { PLUGIN_PACKAGE } from "../resource-kit/declaration";

@@ -1,4 +1,5 @@
 import type { CanonicalFilter } from "../../contract/webhooks/types";
+import { SETTINGS, stackKey } from "../settings/table";
 import type { Credentials, DomainView, WebhookView } from "./views";
 
 /**
@@ -13,7 +14,7 @@ const allowedText = (allowed: readonly string[]) => allowed.join(", ") || "none"
 function credentialsLabel(credentials: Credentials): string {
   return credentials.viaConnection
     ? "the same `connection` credentials"
-    : "the stack's default credentials (service:token, else SERVICE_API_TOKEN)";
+    : `the stack's default credentials (${stackKey(SETTINGS.token.config)}, else ${SETTINGS.token.env})`;
 }
 
 /** More Webhooks share one set of credentials than the organization's quota allows. */

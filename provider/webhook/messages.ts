@@ -1,6 +1,7 @@
 import { optionSetting, spellProperty } from "../context/program-language";
 import type { InvalidRequestError } from "../errors/api";
 import { LifecycleError } from "../errors/lifecycle";
+import { SETTINGS, stackKey } from "../settings/table";
 import type { WebhookIdentity } from "./schema";
 import type { WebhookRecord } from "./wire";
 
@@ -98,7 +99,7 @@ export const MISSING_SECRET_KEY =
 export function importNotFoundError(uuid: string): LifecycleError {
   return new LifecycleError(
     "import_not_found",
-    `Cannot import webhook ${uuid}: it is not an active webhook of the organization that the provider's credentials (service:token) belong to; deactivated webhooks cannot be reactivated. Check the uuid (the service's webhook_uuid) and the credentials, then run \`pulumi import\` again.`,
+    `Cannot import webhook ${uuid}: it is not an active webhook of the organization that the provider's credentials (${stackKey(SETTINGS.token.config)}) belong to; deactivated webhooks cannot be reactivated. Check the uuid (the service's webhook_uuid) and the credentials, then run \`pulumi import\` again.`,
   );
 }
 

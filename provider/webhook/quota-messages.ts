@@ -11,6 +11,7 @@ import {
   programLanguage,
   spellProperty,
 } from "../context/program-language";
+import { SETTINGS, stackKey } from "../settings/table";
 
 /** Names as a message lists them: `"a", "b" and "c"`. */
 function listed(names: readonly string[]): string {
@@ -19,8 +20,7 @@ function listed(names: readonly string[]): string {
 }
 
 /** How an organization is named without its token: by what decides it. */
-const SAME_CREDENTIALS =
-  "the same base URL and token (from their `connection`, or from the stack's service:token and service:baseUrl)";
+const SAME_CREDENTIALS = `the same base URL and token (from their \`connection\`, or from the stack's ${stackKey(SETTINGS.token.config)} and ${stackKey(SETTINGS.baseUrl.config)})`;
 
 /** What became of the Webhooks of an organization over the quota. */
 export type QuotaOutcome =

@@ -1,5 +1,7 @@
 import type { ServiceClient } from "../client/client";
 import { processContext } from "../context/process";
+import { schemaOf } from "../settings/schema-kit";
+import { SETTINGS, textOf } from "../settings/table";
 import { isClaimed } from "./claims";
 import { identityOf, sameIdentity, type WebhookIdentity } from "./schema";
 import type { WebhookRecord } from "./wire";
@@ -75,8 +77,10 @@ export async function awaitCandidates(
   }
 }
 
+const { reconcile: RECONCILE } = SETTINGS;
+
 /** Environment variable: seconds to re-list after a create whose answer was lost (default 30). */
-export const RECONCILE_ENV = "SERVICE_RECONCILE_SECONDS";
+export const RECONCILE_ENV = RECONCILE.env;
 
 /**
  * How long to re-list after an ambiguous create. A lost answer (timeout, dropped connection) may belong to
@@ -84,7 +88,7 @@ export const RECONCILE_ENV = "SERVICE_RECONCILE_SECONDS";
  * service has finished with the request, so a short look suffices.
  */
 export function reconcileWindowMs(answered: boolean): number {
-  const configured = Number(process.env[RECONCILE_ENV]);
-  const window = Number.isFinite(configured) && configured >= 0 ? configured * 1000 : 30_000;
+  const configured = schemaOf(RECONCILE).safeParse(textOf(process.env[RECONCILE_ENV]));
+  const window = (configured.success ? configured.data : RECONCILE.default) * 1000;
   return answered ? Math.min(window, 5_000) : window;
 }

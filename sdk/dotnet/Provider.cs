@@ -11,9 +11,7 @@ using Pulumi;
 namespace ServicePulumi.Service
 {
     /// <summary>
-    /// The stack configuration the provider reads (the dynamic resources' and the provider plugin's alike),
-    /// namespaced keys as `configure` receives them. Each setting left out falls back on its own to the
-    /// environment; a resource's `connection` input goes ahead of both.
+    /// The stack configuration the provider reads (the dynamic resources' and the provider plugin's alike), namespaced keys as `configure` receives them. Each setting left out falls back on its own to the environment; a resource's `connection` input goes ahead of both.
     /// </summary>
     [ServiceResourceType("pulumi:providers:service")]
     public partial class Provider : global::Pulumi.ProviderResource
@@ -58,14 +56,13 @@ namespace ServicePulumi.Service
         public Input<string>? BaseUrl { get; set; }
 
         /// <summary>
-        /// A JSON object of hostname to origin URL, where to fetch `https://&lt;hostname&gt;/...` from instead, for
-        /// hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
+        /// A JSON object of hostname to origin URL, where to fetch `https://&lt;hostname&gt;/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
         /// </summary>
         [Input("hostOverrides")]
         public Input<string>? HostOverrides { get; set; }
 
         /// <summary>
-        /// Seconds one request may spend on retries, 429s included (default 60).
+        /// Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
         /// </summary>
         [Input("retryBudgetSeconds")]
         public Input<string>? RetryBudgetSeconds { get; set; }

@@ -16,7 +16,7 @@ import type * as registry from "../../provider/registry";
 import { WebhookState, webhookInputsSchema } from "../../provider/webhook/schema";
 
 /** A TypeScript declaration, by file (relative to the package root) and name. */
-export interface DocSource {
+interface DocSource {
   readonly file: string;
   readonly name: string;
 }
@@ -82,14 +82,9 @@ export const DOMAIN_SHAPE: Shape = {
   resource: { file: "provider/domain/component.ts", name: "Domain" },
 };
 
-/** The provider's configuration: the stack settings the resources read. */
-export const CONFIG_DOCS: DocSource = { file: "provider/lifecycle/stack-config.ts", name: "STACK_KEYS" };
-
 /** Every file the documentation is read from. */
 export const DOCUMENTED_FILES = [
   ...new Set(
-    [...Object.values(RESOURCE_SHAPES), DOMAIN_SHAPE]
-      .flatMap((s) => [s.args.file, s.resource.file])
-      .concat(CONFIG_DOCS.file),
+    [...Object.values(RESOURCE_SHAPES), DOMAIN_SHAPE].flatMap((s) => [s.args.file, s.resource.file]),
   ),
 ];

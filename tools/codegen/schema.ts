@@ -8,11 +8,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { DOMAIN_COMPONENT_TYPE, domainVerification } from "../../provider/domain/declaration";
-import { SECRET_SETTINGS, STACK_KEYS } from "../../provider/lifecycle/stack-config";
 import * as registry from "../../provider/registry";
 import { PLUGIN_PACKAGE, pluginToken, type SecretProperties } from "../../provider/resource-kit/declaration";
+import { CONFIG_DESCRIPTION, SETTING_ROWS, type Setting } from "../../provider/settings/table";
 import { type JsonSchema, type Properties, TypeCollector, type TypeSpec } from "./pulumi-types";
-import { CONFIG_DOCS, DOCUMENTED_FILES, DOMAIN_SHAPE, RESOURCE_SHAPES, type Shape } from "./schema-sources";
+import { DOCUMENTED_FILES, DOMAIN_SHAPE, RESOURCE_SHAPES, type Shape } from "./schema-sources";
 import { SourceDocs } from "./tsdoc";
 
 /** The file the schema is written to and the plugin serves, at the package root. */
@@ -29,6 +29,21 @@ function withSecrets(properties: Record<string, TypeSpec>, secret: Iterable<stri
     if (spec) marked[key] = { ...spec, secret: true };
   }
   return marked;
+}
+
+/**
+ * A setting's description in the schema (and so in each SDK's docs): its meaning, then where it falls
+ * back to when the stack leaves it out.
+ */
+function settingDescription(setting: Setting): string {
+  const defaulted =
+    setting.default === undefined
+      ? undefined
+      : setting.defaultNote
+        ? `${setting.defaultNote} (${setting.default})`
+        : String(setting.default);
+  if (setting.env === undefined) return setting.description;
+  return `${setting.description} Falls back to ${setting.env}${defaulted ? `, then ${defaulted}` : ""}.`;
 }
 
 /** The package's language sections: each SDK's package name, as the issue names them. */
@@ -90,20 +105,22 @@ export function generateSchema(root: string) {
     ...resource(DOMAIN_SHAPE, { inputs: domainVerification.secrets.inputs, outputs: [] }),
   };
 
-  const config = docs.declaration(CONFIG_DOCS.file, CONFIG_DOCS.name);
-  const settings = withSecrets(
-    Object.fromEntries(
-      Object.keys(STACK_KEYS).map((key) => [
-        key,
-        { type: "string", description: config.members.get(key)?.description },
-      ]),
+  const settings = Object.fromEntries(
+    SETTING_ROWS.flatMap(([, setting]) =>
+      setting.config === undefined
+        ? []
+        : [
+            [
+              setting.config,
+              {
+                type: "string",
+                description: settingDescription(setting),
+                ...(setting.secret ? { secret: true } : {}),
+              },
+            ],
+          ],
     ),
-    SECRET_SETTINGS,
   );
-  for (const [key, spec] of Object.entries(settings)) {
-    if (!spec.description)
-      throw new Error(`${CONFIG_DOCS.name}.${key} has no TSDoc: the schema describes the setting with it.`);
-  }
 
   return {
     name: PLUGIN_PACKAGE,
@@ -121,7 +138,7 @@ export function generateSchema(root: string) {
     // SDKs that pack on their own: a go.mod for Go, a pyproject.toml for Python.
     meta: { moduleFormat: "(.*)", supportPack: true },
     config: { variables: settings },
-    provider: { description: config.description, inputProperties: settings },
+    provider: { description: CONFIG_DESCRIPTION, inputProperties: settings },
     resources,
     types: types.types,
     language: languages(pkg.peerDependencies["@pulumi/pulumi"] as string),

@@ -54,8 +54,7 @@ namespace ServicePulumi.Service
 
         private static readonly __Value<string?> _hostOverrides = new __Value<string?>(() => __config.Get("hostOverrides"));
         /// <summary>
-        /// A JSON object of hostname to origin URL, where to fetch `https://&lt;hostname&gt;/...` from instead, for
-        /// hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
+        /// A JSON object of hostname to origin URL, where to fetch `https://&lt;hostname&gt;/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
         /// </summary>
         public static string? HostOverrides
         {
@@ -65,7 +64,7 @@ namespace ServicePulumi.Service
 
         private static readonly __Value<string?> _retryBudgetSeconds = new __Value<string?>(() => __config.Get("retryBudgetSeconds"));
         /// <summary>
-        /// Seconds one request may spend on retries, 429s included (default 60).
+        /// Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
         /// </summary>
         public static string? RetryBudgetSeconds
         {

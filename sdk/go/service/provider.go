@@ -11,9 +11,7 @@ import (
 	"github.com/service-pulumi/service-pulumi/sdk/go/service/internal"
 )
 
-// The stack configuration the provider reads (the dynamic resources' and the provider plugin's alike),
-// namespaced keys as `configure` receives them. Each setting left out falls back on its own to the
-// environment; a resource's `connection` input goes ahead of both.
+// The stack configuration the provider reads (the dynamic resources' and the provider plugin's alike), namespaced keys as `configure` receives them. Each setting left out falls back on its own to the environment; a resource's `connection` input goes ahead of both.
 type Provider struct {
 	pulumi.ProviderResourceState
 }
@@ -42,10 +40,9 @@ type providerArgs struct {
 	AcceptLanguage *string `pulumi:"acceptLanguage"`
 	// The API base URL. Falls back to SERVICE_BASE_URL, then the local sandbox (http://127.0.0.1:8787).
 	BaseUrl *string `pulumi:"baseUrl"`
-	// A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for
-	// hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
+	// A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
 	HostOverrides *string `pulumi:"hostOverrides"`
-	// Seconds one request may spend on retries, 429s included (default 60).
+	// Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
 	RetryBudgetSeconds *string `pulumi:"retryBudgetSeconds"`
 	// The API token, with webhooks enabled for webhooks and domains (a secret). Falls back to SERVICE_API_TOKEN.
 	Token *string `pulumi:"token"`
@@ -57,10 +54,9 @@ type ProviderArgs struct {
 	AcceptLanguage pulumi.StringPtrInput
 	// The API base URL. Falls back to SERVICE_BASE_URL, then the local sandbox (http://127.0.0.1:8787).
 	BaseUrl pulumi.StringPtrInput
-	// A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for
-	// hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
+	// A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
 	HostOverrides pulumi.StringPtrInput
-	// Seconds one request may spend on retries, 429s included (default 60).
+	// Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
 	RetryBudgetSeconds pulumi.StringPtrInput
 	// The API token, with webhooks enabled for webhooks and domains (a secret). Falls back to SERVICE_API_TOKEN.
 	Token pulumi.StringPtrInput

@@ -29,9 +29,8 @@ class ProviderArgs:
 
         :param pulumi.Input[_builtins.str] accept_language: Display language of the service's answers, `en` (default) or `ja`.
         :param pulumi.Input[_builtins.str] base_url: The API base URL. Falls back to SERVICE_BASE_URL, then the local sandbox (http://127.0.0.1:8787).
-        :param pulumi.Input[_builtins.str] host_overrides: A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for
-               hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
-        :param pulumi.Input[_builtins.str] retry_budget_seconds: Seconds one request may spend on retries, 429s included (default 60).
+        :param pulumi.Input[_builtins.str] host_overrides: A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
+        :param pulumi.Input[_builtins.str] retry_budget_seconds: Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
         :param pulumi.Input[_builtins.str] token: The API token, with webhooks enabled for webhooks and domains (a secret). Falls back to SERVICE_API_TOKEN.
         """
         if accept_language is not None:
@@ -73,8 +72,7 @@ class ProviderArgs:
     @pulumi.getter(name="hostOverrides")
     def host_overrides(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for
-        hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
+        A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
         """
         return pulumi.get(self, "host_overrides")
 
@@ -86,7 +84,7 @@ class ProviderArgs:
     @pulumi.getter(name="retryBudgetSeconds")
     def retry_budget_seconds(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Seconds one request may spend on retries, 429s included (default 60).
+        Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
         """
         return pulumi.get(self, "retry_budget_seconds")
 
@@ -120,17 +118,14 @@ class Provider(pulumi.ProviderResource):
                  token: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        The stack configuration the provider reads (the dynamic resources' and the provider plugin's alike),
-        namespaced keys as `configure` receives them. Each setting left out falls back on its own to the
-        environment; a resource's `connection` input goes ahead of both.
+        The stack configuration the provider reads (the dynamic resources' and the provider plugin's alike), namespaced keys as `configure` receives them. Each setting left out falls back on its own to the environment; a resource's `connection` input goes ahead of both.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] accept_language: Display language of the service's answers, `en` (default) or `ja`.
         :param pulumi.Input[_builtins.str] base_url: The API base URL. Falls back to SERVICE_BASE_URL, then the local sandbox (http://127.0.0.1:8787).
-        :param pulumi.Input[_builtins.str] host_overrides: A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for
-               hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
-        :param pulumi.Input[_builtins.str] retry_budget_seconds: Seconds one request may spend on retries, 429s included (default 60).
+        :param pulumi.Input[_builtins.str] host_overrides: A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
+        :param pulumi.Input[_builtins.str] retry_budget_seconds: Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
         :param pulumi.Input[_builtins.str] token: The API token, with webhooks enabled for webhooks and domains (a secret). Falls back to SERVICE_API_TOKEN.
         """
         ...
@@ -140,9 +135,7 @@ class Provider(pulumi.ProviderResource):
                  args: Optional[ProviderArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        The stack configuration the provider reads (the dynamic resources' and the provider plugin's alike),
-        namespaced keys as `configure` receives them. Each setting left out falls back on its own to the
-        environment; a resource's `connection` input goes ahead of both.
+        The stack configuration the provider reads (the dynamic resources' and the provider plugin's alike), namespaced keys as `configure` receives them. Each setting left out falls back on its own to the environment; a resource's `connection` input goes ahead of both.
 
         :param str resource_name: The name of the resource.
         :param ProviderArgs args: The arguments to use to populate this resource's properties.

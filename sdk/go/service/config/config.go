@@ -21,13 +21,12 @@ func GetBaseUrl(ctx *pulumi.Context) string {
 	return config.Get(ctx, "service:baseUrl")
 }
 
-// A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for
-// hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
+// A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
 func GetHostOverrides(ctx *pulumi.Context) string {
 	return config.Get(ctx, "service:hostOverrides")
 }
 
-// Seconds one request may spend on retries, 429s included (default 60).
+// Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
 func GetRetryBudgetSeconds(ctx *pulumi.Context) string {
 	return config.Get(ctx, "service:retryBudgetSeconds")
 }

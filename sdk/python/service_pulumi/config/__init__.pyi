@@ -26,13 +26,12 @@ The API base URL. Falls back to SERVICE_BASE_URL, then the local sandbox (http:/
 
 hostOverrides: Optional[str]
 """
-A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for
-hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
+A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
 """
 
 retryBudgetSeconds: Optional[str]
 """
-Seconds one request may spend on retries, 429s included (default 60).
+Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
 """
 
 token: Optional[str]

@@ -37,15 +37,14 @@ class _ExportableConfig(types.ModuleType):
     @_builtins.property
     def host_overrides(self) -> Optional[str]:
         """
-        A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for
-        hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
+        A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
         """
         return __config__.get('hostOverrides')
 
     @_builtins.property
     def retry_budget_seconds(self) -> Optional[str]:
         """
-        Seconds one request may spend on retries, 429s included (default 60).
+        Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
         """
         return __config__.get('retryBudgetSeconds')
 

@@ -1,0 +1,31 @@
+/**
+ * What the settings table's schemas are built from. The table (table.ts) names each setting's schema as a
+ * function of this kit rather than importing zod: the stack reader, the errors and the runtime bundle read
+ * the table's names on every start of the dynamic-provider host, and must not load zod to do so. Only
+ * the code that validates a setting (the client's resolution, the provider's readers) loads the kit.
+ */
+import { z } from "zod";
+import { AcceptLanguage, ApiVersionSchema, BaseUrl } from "../../contract/connection";
+import { safeString } from "../../contract/text";
+import type { Setting } from "./table";
+
+/** The zod schemas and contract shapes a setting's schema is made of. */
+export interface SchemaKit {
+  /** zod itself. */
+  readonly z: typeof z;
+  /** A string without control characters. */
+  readonly safeString: typeof safeString;
+  /** An http(s) base URL the client accepts. */
+  readonly BaseUrl: typeof BaseUrl;
+  /** An API version the package speaks. */
+  readonly ApiVersionSchema: typeof ApiVersionSchema;
+  /** A display language of the service. */
+  readonly AcceptLanguage: typeof AcceptLanguage;
+}
+
+const SCHEMA_KIT: SchemaKit = { z, safeString, BaseUrl, ApiVersionSchema, AcceptLanguage };
+
+/** The zod schema of a valid value of `setting`. */
+export function schemaOf<S extends Pick<Setting, "schema">>(setting: S): ReturnType<S["schema"]> {
+  return setting.schema(SCHEMA_KIT) as ReturnType<S["schema"]>;
+}
