@@ -11,7 +11,7 @@ const tooLarge = () =>
     // No `connection: close`: Node would close the socket as soon as this answer is written, with the rest
     // of the body unread, and a client still uploading would get EPIPE instead of the answer. The Node
     // adapter (@hono/node-server) reads and throws away the rest instead, for at most 500 ms and 64 MiB,
-    // then closes the connection (test/sandbox-oversized-body.test.ts).
+    // then closes the connection (test/sandbox/oversized-body.test.ts).
   );
 
 /** Hono's own limit: from Content-Length, or counted while the body streams in. */

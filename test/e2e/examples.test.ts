@@ -16,9 +16,9 @@ import { delimiter, dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { npmInstallInBackground, packInto, stepInBackground } from "../../tools/checks/consumer-project.mts";
 import { pinnedPulumiVersion } from "../../tools/engine/pulumi-engine.mts";
+import { describeUnderEngine, engineGate, pulumiProject } from "../helpers/engine";
 import { EXAMPLES_HOST, HOOKS_TOKEN, SECRET } from "../helpers/fixtures";
-import { describeUnderEngine, engineGate, pulumiProject } from "./helpers/engine";
-import { expectNoSecretIn, expectOneActivePerResource, type Stage, useStage } from "./helpers/stage";
+import { expectNoSecretIn, expectOneActivePerResource, type Stage, useStage } from "../helpers/stage";
 
 const examplesDir = join(__dirname, "../../examples");
 

@@ -5,9 +5,9 @@
  * what these prove; every scenario ends with one active webhook per resource and no planted secret.
  */
 import { expect, it } from "vitest";
+import { describeUnderEngine, diagnosticsOf, STACK_TRACE, webhooksIn } from "../helpers/engine";
 import { HOOKS_TOKEN, OTHER_TOKEN } from "../helpers/fixtures";
-import { describeUnderEngine, diagnosticsOf, STACK_TRACE, webhooksIn } from "./helpers/engine";
-import { devStack, expectLostCreateSettled, expectOneActivePerResource, useStage } from "./helpers/stage";
+import { devStack, expectLostCreateSettled, expectOneActivePerResource, useStage } from "../helpers/stage";
 
 /** A token the service refuses (401): one revoked since, or mistyped. */
 const REVOKED_TOKEN = "acme-revoked-token-0123456789";

@@ -8,9 +8,9 @@
  */
 import { join } from "node:path";
 import { expect, it } from "vitest";
+import { type Checkpoint, describeUnderEngine, webhooksIn } from "../helpers/engine";
 import { FLEET, fleetSeed, HOOKS_TOKEN } from "../helpers/fixtures";
-import { type Checkpoint, describeUnderEngine, webhooksIn } from "./helpers/engine";
-import { devStack, expectNoSecretIn, expectSecretsEncrypted, useStage } from "./helpers/stage";
+import { devStack, expectNoSecretIn, expectSecretsEncrypted, useStage } from "../helpers/stage";
 
 const PROGRAM = join(__dirname, "fleet-program");
 const TOKENS = FLEET.map((org) => org.token);

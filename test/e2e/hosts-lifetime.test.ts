@@ -1,16 +1,16 @@
 /**
  * The language hosts this repository builds for Python and Go (tools/engine/hosts, installed by `npm run
  * engine`) end once the engine that started them is gone, as the Node.js stand-in does
- * (test/process-lifetime.test.ts). Each is started the way the engine starts it, then its engine is
+ * (test/provider/process-lifetime.test.ts). Each is started the way the engine starts it, then its engine is
  * killed with SIGKILL.
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { expect, it } from "vitest";
 import { builtPulumi } from "../../tools/engine/pulumi-engine.mts";
+import { describeUnderEngine } from "../helpers/engine";
 import { underFakeEngine } from "../helpers/fake-engine";
 import { describeSurvivors, processesMarked, survivorsOf } from "../helpers/marked-processes";
-import { describeUnderEngine } from "./helpers/engine";
 
 /** How long a host may take to notice that its engine is gone and end (its calls get 5 s to finish). */
 const END_BOUND_MS = 15_000;

@@ -15,7 +15,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { pinnedPulumiVersion } from "../../tools/engine/pulumi-engine.mts";
 import { type Consumer, createConsumer } from "../helpers/consumer";
-import { HOST } from "../helpers/fixtures";
 import {
   describeUnderEngine,
   diagnosticsOf,
@@ -23,8 +22,9 @@ import {
   pulumiProject,
   STACK_TRACE,
   webhooksIn,
-} from "./helpers/engine";
-import { expectShortSecretRefused, SECRET_WAYS } from "./helpers/secret-channels";
+} from "../helpers/engine";
+import { HOST } from "../helpers/fixtures";
+import { expectShortSecretRefused, SECRET_WAYS } from "../helpers/secret-channels";
 import {
   devStack,
   expectNoSecretIn,
@@ -32,7 +32,7 @@ import {
   expectSecretsEncrypted,
   type Stage,
   useStage,
-} from "./helpers/stage";
+} from "../helpers/stage";
 
 const root = join(__dirname, "../..");
 /** A host of the sandbox's seed that no scenario registers beforehand: each language's Domain verifies it. */

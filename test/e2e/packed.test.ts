@@ -8,14 +8,14 @@ import { cpSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type Consumer, createConsumer } from "../helpers/consumer";
-import { describeUnderEngine, PROGRAM_DIR } from "./helpers/engine";
+import { describeUnderEngine, PROGRAM_DIR } from "../helpers/engine";
 import {
   devStack,
   expectNoSecretIn,
   expectOneActivePerResource,
   type Stage,
   startStage,
-} from "./helpers/stage";
+} from "../helpers/stage";
 
 const root = join(__dirname, "../..");
 describeUnderEngine("a packed install in a new folder, under the real engine", () => {

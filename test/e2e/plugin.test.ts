@@ -11,9 +11,9 @@ import { delimiter, dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { builtPulumi } from "../../tools/engine/pulumi-engine.mts";
 import { type Consumer, createConsumer } from "../helpers/consumer";
+import { describeUnderEngine, webhooksIn } from "../helpers/engine";
 import { HOST, SECRET } from "../helpers/fixtures";
-import { describeUnderEngine, webhooksIn } from "./helpers/engine";
-import { expectShortSecretRefused, SECRET_WAYS } from "./helpers/secret-channels";
+import { expectShortSecretRefused, SECRET_WAYS } from "../helpers/secret-channels";
 import {
   devStack,
   expectLostCreateSettled,
@@ -21,7 +21,7 @@ import {
   expectOneActivePerResource,
   expectSecretsEncrypted,
   useStage,
-} from "./helpers/stage";
+} from "../helpers/stage";
 
 const root = join(__dirname, "../..");
 const PROGRAM = join(__dirname, "plugin-program");

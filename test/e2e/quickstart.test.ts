@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeUnderEngine, pulumiProject } from "./helpers/engine";
+import { describeUnderEngine, pulumiProject } from "../helpers/engine";
 
 const root = join(__dirname, "../..");
 /** A port nobody listens on right now (the sandbox's CLI refuses 0: the stack must name the port). */

@@ -6,8 +6,8 @@
  */
 import { expect, it } from "vitest";
 import { QUOTA_INPUT } from "../../provider/webhook/schema";
-import { describeUnderEngine, webhooksIn } from "./helpers/engine";
-import { devStack, expectOneActivePerResource, useStage } from "./helpers/stage";
+import { describeUnderEngine, webhooksIn } from "../helpers/engine";
+import { devStack, expectOneActivePerResource, useStage } from "../helpers/stage";
 
 const hooks = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ name: `hook-${i}`, channel: `channel-${i}` }));

@@ -4,9 +4,9 @@
  * kept on destroy.
  */
 import { expect, it } from "vitest";
+import { describeUnderEngine, webhooksIn } from "../helpers/engine";
 import { HOOKS_TOKEN } from "../helpers/fixtures";
-import { describeUnderEngine, webhooksIn } from "./helpers/engine";
-import { devStack, expectNoSecretIn, expectOneActivePerResource, useStage } from "./helpers/stage";
+import { devStack, expectNoSecretIn, expectOneActivePerResource, useStage } from "../helpers/stage";
 
 describeUnderEngine("under the real engine", () => {
   const stages = useStage();

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { describeUnderEngine } from "./helpers/engine";
+import { describeUnderEngine } from "../helpers/engine";
 
 const root = join(__dirname, "../..");
 

@@ -5,15 +5,15 @@
  * its value in plain text), and a rotated plain-string secret shows as [secret] in `preview --diff`.
  */
 import { expect, it } from "vitest";
-import { describeUnderEngine } from "./helpers/engine";
+import { describeUnderEngine } from "../helpers/engine";
 import {
   everyChannel,
   expectNoneHolds,
   expectShortSecretRefused,
   giveSecret,
   SECRET_WAYS,
-} from "./helpers/secret-channels";
-import { devStack, expectNoSecretIn, useStage } from "./helpers/stage";
+} from "../helpers/secret-channels";
+import { devStack, expectNoSecretIn, useStage } from "../helpers/stage";
 
 describeUnderEngine("under the real engine, a secret given in the program", () => {
   const stages = useStage();

@@ -6,9 +6,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
+import { describeUnderEngine, webhooksIn } from "../helpers/engine";
 import { HOOKS_TOKEN } from "../helpers/fixtures";
-import { describeUnderEngine, webhooksIn } from "./helpers/engine";
-import { devStack, expectNoSecretIn, useStage } from "./helpers/stage";
+import { devStack, expectNoSecretIn, useStage } from "../helpers/stage";
 
 const POLICY_PACK = join(__dirname, "../../policy-pack");
 

@@ -1,7 +1,7 @@
 /**
  * `npm run test:pulumi-floor [-- <version>...] [-- --outside-range]`: installs the packed package next to
  * the lowest @pulumi/pulumi that package.json's peer range allows (or the versions given) and runs
- * test/install-pulumi-floor.test.ts against each: type-check, closure serialization under setMocks, and
+ * test/provider/pulumi-floor.test.ts against each: type-check, closure serialization under setMocks, and
  * the Webhook and Domain lifecycles through that version's own dynamic-provider host.
  *
  * The floor is 3.216.0, the first version whose dynamic-provider host passes the inputs that `read`
@@ -28,7 +28,7 @@ const versions = positionals.length > 0 ? positionals : [floor];
 process.stdout.write(`peer range ${range}; testing @pulumi/pulumi ${versions.join(", ")}\n`);
 
 const vitest = join(root, "node_modules/vitest/vitest.mjs");
-const run = spawnSync(process.execPath, [vitest, "run", "test/install-pulumi-floor.test.ts"], {
+const run = spawnSync(process.execPath, [vitest, "run", "test/provider/pulumi-floor.test.ts"], {
   cwd: root,
   stdio: "inherit",
   env: {

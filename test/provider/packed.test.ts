@@ -1,0 +1,108 @@
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Analyzer, probeStacks, startAnalyzer } from "../helpers/analyzer";
+import { type Consumer, createConsumer, mockedProgramScript } from "../helpers/consumer";
+import { DOMAIN_PROGRAM, domainLifecycleOverGrpc, providerTexts } from "../helpers/domain-lifecycle";
+import { startDynamicHost } from "../helpers/dynamic-host";
+import { HOST, SECRET } from "../helpers/fixtures";
+import { webhookLifecycleOverGrpc } from "../helpers/webhook-lifecycle";
+import { registerDomain, startWorld, type World } from "../helpers/world";
+
+let consumer: Consumer;
+let world: World;
+
+const analyzers: Analyzer[] = [];
+
+beforeAll(async () => {
+  // One consumer for every packed check: an install is most of this file's time.
+  const policyVersion = require("@pulumi/policy/package.json").version as string;
+  consumer = createConsumer(process.cwd(), { dependencies: { "@pulumi/policy": policyVersion } });
+  world = await startWorld();
+}, 240_000);
+
+afterAll(async () => {
+  await Promise.all(analyzers.map((a) => a.close()));
+  await world?.close();
+  if (consumer) rmSync(consumer.dir, { recursive: true, force: true });
+});
+
+function registeredBy(body: string): { type: string; name: string; inputs: Record<string, unknown> }[] {
+  return JSON.parse(consumer.run(mockedProgramScript(body)));
+}
+
+describe("installed from the npm pack tarball", () => {
+  it("exposes every module a serialized provider requires", () => {
+    const out = consumer.run(`
+      for (const id of ["@service/pulumi", "@service/pulumi/runtime", "@service/pulumi/client", "@service/pulumi/sandbox", "@service/pulumi/receiver", "@service/pulumi/policy"]) require(id);
+      process.stdout.write("ok");`);
+    expect(out).toBe("ok");
+  });
+
+  it("runs the Webhook lifecycle through the real host", async () => {
+    const domain = await registerDomain(world);
+    const [hook] = registeredBy(`
+      return [new service.Webhook("orders", {
+        endpoint: "https://${HOST}/service/events", secretKey: "${SECRET}",
+        filters: [{ key: "activity.name", value: "authentication" }],
+      }).urn];`);
+    const host = await startDynamicHost({
+      cwd: consumer.dir,
+      pulumiDir: consumer.pulumiDir,
+      env: { SERVICE_RATE_LIMIT: "0" },
+    });
+    try {
+      await webhookLifecycleOverGrpc(host, hook!.inputs.__provider as string, world);
+    } finally {
+      await host.close();
+      await world.api("POST", `/v2/domains/${domain.domain_uuid}/deactivate`);
+    }
+  });
+
+  it("runs the Domain lifecycle through the real host", async () => {
+    const texts = providerTexts(registeredBy(DOMAIN_PROGRAM));
+    const host = await startDynamicHost({
+      cwd: consumer.dir,
+      pulumiDir: consumer.pulumiDir,
+      env: { SERVICE_RATE_LIMIT: "0" },
+    });
+    try {
+      await domainLifecycleOverGrpc(host, texts, world);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe("the policy pack installed from the npm pack tarball, beside @pulumi/policy", () => {
+  it("exports servicePolicies at @service/pulumi/policy", () => {
+    const out = consumer.run(`
+      const { servicePolicies } = require("@service/pulumi/policy");
+      process.stdout.write(servicePolicies.map((p) => p.name).join(","));`);
+    expect(out.split(",")).toContain("service-webhook-quota");
+  });
+
+  it.each([
+    ["as the Pulumi CLI starts it", "engine"],
+    ["with `node <pack>`", "node"],
+  ] as const)("serves the probe stacks when started %s", async (_, launch) => {
+    const pack = await startAnalyzer({
+      packDir: join(consumer.dir, "node_modules/@service/pulumi/policy-pack"),
+      launch,
+      cwd: consumer.dir,
+    });
+    analyzers.push(pack);
+    // Started in the pack's folder (no package.json) or the project's (no version), it has the package's.
+    expect((await pack.info()).version).toBe(require("../../package.json").version);
+    const policiesOf = async (stack: keyof typeof probeStacks) =>
+      (await pack.analyzeStack(probeStacks[stack])).map((d) => d.policyName);
+    expect(await policiesOf("elevenWebhooks")).toEqual([
+      "service-webhook-quota",
+      "service-webhook-replace-at-quota",
+    ]);
+    expect(await policiesOf("hostWithoutDomain")).toEqual(["service-webhook-domain-in-stack"]);
+    expect(await policiesOf("identicalWebhooks")).toEqual(["service-webhook-unique"]);
+    expect(await policiesOf("noDomainDependency")).toEqual(["service-webhook-depends-on-domain"]);
+    expect(await pack.analyzeStack(probeStacks.clean)).toEqual([]);
+  });
+});

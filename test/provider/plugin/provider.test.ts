@@ -1,0 +1,112 @@
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ProcessContext, setProcessContext } from "../../../provider/context/process";
+import { configSourceOf, configure } from "../../../provider/plugin/configuration";
+import { serviceProvider } from "../../../provider/plugin/provider";
+import { markSecrets, revealSecrets } from "../../../provider/plugin/secrets";
+import { webhook } from "../../../provider/registry";
+import { HOOKS_TOKEN, HOST, SECRET, webhookArgs } from "../../helpers/fixtures";
+import { registerDomain, startWorld, type World } from "../../helpers/world";
+
+/**
+ * The provider plugin's methods (provider/plugin/provider.ts), called as @pulumi/pulumi/provider's server
+ * calls them, against the sandbox: the same lifecycles as the dynamic resources, with the engine's secret
+ * wrapping on both sides. What only the plugin's process shows (Configure, import reads, old inputs) is in
+ * test/provider/plugin/plugin-process.test.ts.
+ */
+const secret = (value: unknown) => ({ [specialSigKey]: specialSecretSig, value });
+const URN = `urn:pulumi:dev::infra::${webhook.pluginToken}::orders`;
+
+let world: World;
+const provider = () => serviceProvider({ oldInputs: () => undefined, warn: () => {} });
+
+beforeEach(async () => {
+  vi.stubEnv("SERVICE_RATE_LIMIT", "0");
+  vi.stubEnv("SERVICE_RECONCILE_SECONDS", "0");
+  world = await startWorld();
+  await registerDomain(world);
+  setProcessContext(new ProcessContext());
+  configure([
+    ["service:config:token", HOOKS_TOKEN],
+    ["service:config:baseUrl", world.sandbox.url],
+  ]);
+});
+afterEach(async () => {
+  await world.close();
+});
+
+describe("the plugin's Webhook", () => {
+  it("keeps a create whose answer was lost as pending, its recorded state's secrets wrapped", async () => {
+    world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", status: 503 });
+    const plugin = provider();
+    const { inputs } = await plugin.check!(URN, {}, webhookArgs({ secretKey: secret(SECRET) }));
+    const error = (await plugin.create!(URN, inputs).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { id: string; properties: Record<string, unknown>; message: string };
+    expect(error.id).toMatch(/^pending-/);
+    expect(error.message).toMatch(/webhook for https:\/\/hooks\.acme\.test.*Run `pulumi up` again/s);
+    expect(error.properties).toMatchObject({ endpoint: `https://${HOST}/service/events` });
+    expect(error.properties.secretKeyHash).toMatchObject({ [specialSigKey]: specialSecretSig });
+    expect(JSON.stringify(error.properties)).not.toContain(SECRET);
+  });
+
+  it("answers a member that arrived secret as a secret, whatever the declaration says", async () => {
+    const plugin = provider();
+    const { inputs } = await plugin.check!(URN, {}, { ...webhookArgs(), channel: secret("private-channel") });
+    expect(inputs.channel).toEqual(secret("private-channel"));
+    const created = await plugin.create!(URN, inputs);
+    expect(created.outs.channel).toEqual(secret("private-channel"));
+    expect(created.outs.endpoint).toBe(`https://${HOST}/service/events`);
+    await plugin.delete!(created.id, URN, created.outs);
+  });
+
+  it("refuses a type token it does not serve, naming those it does", async () => {
+    const plugin = provider();
+    await expect(plugin.check!("urn:pulumi:dev::infra::service:index:Hook::x", {}, {})).rejects.toThrow(
+      /no resource type service:index:Hook .*service:index:Webhook.*Correct the type token/,
+    );
+    await expect(plugin.construct!("x", "service:index:Other", {}, {})).rejects.toThrow(
+      /no component service:index:Other; its only component is service:index:Domain/,
+    );
+  });
+});
+
+describe("the engine's secrets", () => {
+  it("are unwrapped at any depth, the keys that held one remembered", () => {
+    const revealed = revealSecrets({
+      connection: { token: secret(HOOKS_TOKEN) },
+      filters: [secret({ key: "activity.name" })],
+      endpoint: "https://x",
+    });
+    expect(revealed.props).toEqual({
+      connection: { token: HOOKS_TOKEN },
+      filters: [{ key: "activity.name" }],
+      endpoint: "https://x",
+    });
+    expect([...revealed.secretKeys].sort()).toEqual(["connection", "filters"]);
+  });
+
+  it("are wrapped once per named key, with undefined members left out at any depth", () => {
+    expect(
+      markSecrets({ a: "x", b: secret("y"), c: { d: undefined, e: 1 }, f: undefined }, ["a", "b"]),
+    ).toEqual({
+      a: secret("x"),
+      b: secret("y"),
+      c: { e: 1 },
+    });
+  });
+});
+
+describe("the plugin's configuration", () => {
+  it("reads the engine's `service:config:<key>` variables as the stack settings `service:<key>`", () => {
+    const config = configSourceOf([
+      ["service:config:token", "t"],
+      ["service:config:baseUrl", "http://127.0.0.1:1"],
+      ["other:config:token", "not ours"],
+    ]);
+    expect(config.get("service:token")).toBe("t");
+    expect(config.get("service:baseUrl")).toBe("http://127.0.0.1:1");
+    expect(config.get("other:token")).toBeUndefined();
+  });
+});

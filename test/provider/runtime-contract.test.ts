@@ -1,0 +1,68 @@
+import { execFileSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { DOMAIN_STEP_TYPES, WEBHOOK_TYPES } from "../../provider/policy/views";
+import * as runtime from "../../provider/runtime-contract";
+
+/** What every released version's stored providers call, by key, with the type token it registered. */
+const RELEASED = {
+  webhook: "pulumi-nodejs:dynamic/service:Webhook",
+  domainRegistration: "pulumi-nodejs:dynamic/service:DomainRegistration",
+  domainVerification: "pulumi-nodejs:dynamic/service:DomainVerification",
+  verificationFile: "pulumi-nodejs:dynamic/service:VerificationFile",
+};
+
+const METHODS = ["check", "diff", "create", "read", "update", "remove"];
+
+describe("the runtime contract that stored providers require", () => {
+  it("serves configure and every released resource key, each under the key its declaration names", () => {
+    const { configure, ...served } = runtime;
+    expect(typeof configure).toBe("function");
+    expect(Object.keys(served).sort()).toEqual(Object.keys(RELEASED).sort());
+    for (const [name, resource] of Object.entries(served)) {
+      expect(resource.key).toBe(name);
+      for (const method of METHODS) expect(typeof resource[method as keyof typeof resource]).toBe("function");
+    }
+  });
+
+  it("keeps each resource's released type token: a new one would replace every resource of the type", () => {
+    const { configure: _, ...served } = runtime;
+    expect(Object.fromEntries(Object.entries(served).map(([key, r]) => [key, r.token]))).toEqual(RELEASED);
+  });
+});
+
+describe("the runtime bundle, as the dynamic-provider host loads it", () => {
+  /** The bundle's files a fresh process has loaded, with what each holds, on require and after one check. */
+  function loadedOnRequireAndCheck(): Record<"required" | "checked", { zod: boolean; client: boolean }[]> {
+    const script = `
+      const { readFileSync } = require("node:fs");
+      const loaded = () => Object.keys(require.cache)
+        .filter((file) => file.includes("/dist/runtime/"))
+        .map((file) => readFileSync(file, "utf8"))
+        .map((text) => ({ zod: text.includes("ZodError"), client: text.includes("ServiceClient = class") }));
+      const runtime = require("@service/pulumi/runtime");
+      const required = loaded();
+      runtime.webhook.check({}, {}).then(() => process.stdout.write(JSON.stringify({ required, checked: loaded() })));`;
+    return JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }));
+  }
+
+  it("loads no lifecycle on require, and on a first check only the plan, never the API client", () => {
+    // The registry lists every resource: it must hand the contract lazy lifecycles, or the host's cold
+    // start would load every resource's schemas and the client before it answers anything.
+    const { required, checked } = loadedOnRequireAndCheck();
+    expect(required.some((file) => file.zod || file.client)).toBe(false);
+    expect(checked.some((file) => file.zod)).toBe(true);
+    expect(checked.some((file) => file.client)).toBe(false);
+  });
+});
+
+describe("the policy pack's type tokens, read from the registry", () => {
+  it("reads the Webhook as a webhook and both domain steps as steps, dynamic or the plugin's, nothing else", () => {
+    expect(WEBHOOK_TYPES).toEqual([RELEASED.webhook, "service:index:Webhook"]);
+    expect([...DOMAIN_STEP_TYPES].sort()).toEqual([
+      RELEASED.domainRegistration,
+      RELEASED.domainVerification,
+      "service:index:DomainRegistration",
+      "service:index:DomainVerification",
+    ]);
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * One table declares every setting (provider/settings/table.ts): each front door's names derive from it
+ * (the environment's, stack config's, the provider plugin's configuration and schema, the docs'), a
+ * resource's clients are shared only between identical settings, and a client's settings are resolved
+ * once. Tested through what users and the engine see: `ENV`, `configure`, `clientFor`, the schema.
+ */
+import { join } from "node:path";
+import * as fc from "fast-check";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ENV, ServiceClient } from "../../../provider/client/index";
+import { ProcessContext, processContext, setProcessContext } from "../../../provider/context/process";
+import { clientFor } from "../../../provider/lifecycle/clients";
+import { configureFromStack, STACK_KEYS } from "../../../provider/lifecycle/stack-config";
+import {
+  type ClientSettingName,
+  SETTING_ROWS,
+  SETTINGS,
+  type Setting,
+  stackKey,
+} from "../../../provider/settings/table";
+import { generateSchema } from "../../../tools/codegen/schema";
+
+const root = join(__dirname, "../../..");
+const TOKEN = "token-0123456789";
+
+/** Stack config as `configure` reads it, from a map of namespaced keys. */
+const stack = (values: Record<string, string>) => configureFromStack({ get: (key) => values[key] });
+
+afterEach(() => {
+  vi.doUnmock("../provider/settings/table");
+  vi.resetModules();
+  setProcessContext(new ProcessContext());
+});
+
+describe("the names of each setting", () => {
+  it("in the environment, stack config and the plugin's schema are the table's", () => {
+    const rows = SETTING_ROWS.map(([name, s]) => ({ name, ...s }));
+    expect(ENV).toEqual(
+      Object.fromEntries(rows.filter((s) => s.reader === "client" && s.env).map((s) => [s.name, s.env])),
+    );
+    const configured = rows.filter((s) => s.config);
+    expect(STACK_KEYS).toEqual(Object.fromEntries(configured.map((s) => [s.name, `service:${s.config}`])));
+    const schema = generateSchema(root);
+    for (const section of [schema.config.variables, schema.provider.inputProperties]) {
+      expect(Object.keys(section)).toEqual(configured.map((s) => s.config));
+      for (const s of configured) {
+        expect(section[s.config!]).toMatchObject({
+          type: "string",
+          description: expect.stringContaining(s.description),
+        });
+        expect((section[s.config!] as { secret?: boolean }).secret ?? false).toBe(s.secret);
+      }
+    }
+  });
+
+  it("of a new row appear at every front door at once: ENV, stack config, the plugin, the schema, the docs", async () => {
+    const probe = {
+      env: "SERVICE_PROBE_SECONDS",
+      config: "probeSeconds",
+      option: { path: "probeMs", label: "probeMs", scale: 1000 },
+      reader: "client",
+      schema: ({ z }) => z.number().positive("must be positive"),
+      default: 5,
+      secret: true,
+      description: "Seconds of a setting added for this test.",
+    } satisfies Setting;
+    vi.resetModules();
+    vi.doMock("../provider/settings/table", async (importOriginal) => {
+      const table = await importOriginal<typeof import("../../../provider/settings/table")>();
+      const settings = { ...table.SETTINGS, probe };
+      return { ...table, SETTINGS: settings, SETTING_ROWS: Object.entries(settings) };
+    });
+    const client = await import("../../../provider/client/index.js");
+    const config = await import("../../../provider/client/config.js");
+    const stackConfig = await import("../../../provider/lifecycle/stack-config.js");
+    const plugin = await import("../../../provider/plugin/configuration.js");
+    const clients = await import("../../../provider/lifecycle/clients.js");
+    const codegen = await import("../../../tools/codegen/schema.js");
+    const docs = await import("../../../tools/codegen/settings-doc.js");
+
+    expect((client.ENV as Record<string, string>).probe).toBe("SERVICE_PROBE_SECONDS");
+    expect((stackConfig.STACK_KEYS as Record<string, string>).probe).toBe("service:probeSeconds");
+    plugin.configure([
+      ["service:config:token", TOKEN],
+      ["service:config:probeSeconds", "70000000"],
+    ]);
+    expect((stackConfig.stackSettings() as Record<string, string>).probe).toBe("70000000");
+    // A secret setting is hidden from every message as soon as the stack gives it.
+    expect(processContext().secrets.redact("a 70000000 b")).toBe("a [REDACTED] b");
+    const schema = codegen.generateSchema(root);
+    expect(schema.config.variables).toHaveProperty("probeSeconds", {
+      type: "string",
+      description: "Seconds of a setting added for this test. Falls back to SERVICE_PROBE_SECONDS, then 5.",
+      secret: true,
+    });
+    expect(docs.settingsTable()).toMatch(
+      /`service:probeSeconds` \(secret\) +\| `SERVICE_PROBE_SECONDS` +\| `probeMs` \(ms\)/,
+    );
+    // The client validates it, in the option's unit, from the stack, the environment or its default.
+    const resolved = (options: object, env: Record<string, string> = {}) =>
+      config.resolveOptions({ token: TOKEN, ...options }, env) as unknown as { probeMs: number };
+    expect(resolved({}).probeMs).toBe(5_000);
+    expect(resolved({}, { SERVICE_PROBE_SECONDS: "9" }).probeMs).toBe(9_000);
+    expect(() => resolved({ probeMs: -1 })).toThrow("The setting probeMs must be positive");
+    expect((clients.clientFor({}).options as unknown as { probeMs: number }).probeMs).toBe(70_000_000_000);
+    // And two resources whose stacks differ in it get clients of their own.
+    const first = clients.clientFor({});
+    plugin.configure([
+      ["service:config:token", TOKEN],
+      ["service:config:probeSeconds", "8"],
+    ]);
+    expect(clients.clientFor({})).not.toBe(first);
+  });
+});
+
+/** Valid values of the client settings that are not plain numbers, as stack config or the environment writes them. */
+const TEXT_VALUES: { readonly [K in ClientSettingName]?: fc.Arbitrary<string> } = {
+  token: fc.stringMatching(/^[a-z0-9]{12,24}$/),
+  baseUrl: fc.integer({ min: 1024, max: 65_535 }).map((port) => `http://127.0.0.1:${port}`),
+  acceptLanguage: fc.constantFrom("en", "ja"),
+  apiVersion: fc.constantFrom("2.0", "1.4"),
+  debug: fc.constantFrom("1", "true", "yes"),
+};
+
+/** Valid values of a client setting: its text values, else whole numbers of its option's unit. */
+const valuesOf = (name: ClientSettingName): fc.Arbitrary<string> | undefined =>
+  TEXT_VALUES[name] ??
+  ((SETTINGS[name] as Setting).option?.scale === undefined
+    ? undefined
+    : fc.integer({ min: 1, max: 600 }).map(String));
+
+/** Sets one setting to `value` where a stack's owner would: stack config when it has a key, else the environment. */
+function give(name: ClientSettingName, value: string): void {
+  const setting: Setting = SETTINGS[name];
+  const config: Record<string, string> = name === "token" ? {} : { "service:token": TOKEN };
+  if (setting.config) config[stackKey(setting.config)] = value;
+  else vi.stubEnv(setting.env!, value);
+  stack(config);
+}
+
+describe("a resource's client", () => {
+  const clientNames = SETTING_ROWS.filter(([, s]) => s.reader === "client").map(
+    ([name]) => name as ClientSettingName,
+  );
+
+  it("has values to test for every client setting", () => {
+    expect(clientNames.filter((name) => valuesOf(name) === undefined)).toEqual([]);
+  });
+
+  it("is shared by resources whose settings are the same, and by no two that differ in any one setting", () => {
+    fc.assert(
+      fc.property(
+        fc
+          .constantFrom(...clientNames)
+          .chain((name) => fc.tuple(fc.constant(name), valuesOf(name)!, valuesOf(name)!)),
+        ([name, a, b]) => {
+          setProcessContext(new ProcessContext());
+          vi.unstubAllEnvs();
+          give(name, a);
+          const first = clientFor({});
+          expect(clientFor({})).toBe(first);
+          give(name, b);
+          if (a === b) expect(clientFor({})).toBe(first);
+          else expect(clientFor({})).not.toBe(first);
+        },
+      ),
+      { numRuns: 100 },
+    );
+    vi.unstubAllEnvs();
+  });
+
+  it("resolves its settings once: the stack's over the environment's, each converted to the option's unit", () => {
+    stack({ "service:token": TOKEN, "service:retryBudgetSeconds": "90" });
+    vi.stubEnv("SERVICE_RETRY_BUDGET_SECONDS", "5");
+    vi.stubEnv("SERVICE_TIMEOUT_SECONDS", "7");
+    const remember = vi.spyOn(processContext().secrets, "remember");
+    const client = clientFor({ acceptLanguage: "ja" });
+    expect(remember.mock.calls.filter(([value]) => value === TOKEN)).toHaveLength(1);
+    expect(client.options).toMatchObject({ acceptLanguage: "ja", timeoutMs: 7_000 });
+    expect(client.options.retry.maxElapsedMs).toBe(90_000);
+    remember.mockClear();
+    new ServiceClient({ token: TOKEN });
+    expect(remember.mock.calls.filter(([value]) => value === TOKEN)).toHaveLength(1);
+  });
+});

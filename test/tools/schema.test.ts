@@ -1,0 +1,76 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DOMAIN_COMPONENT_TYPE } from "../../provider/domain/declaration";
+import { serviceProvider } from "../../provider/plugin/provider";
+import * as registry from "../../provider/registry";
+import { generateSchema, SCHEMA_FILE, schemaText } from "../../tools/codegen/schema";
+
+/**
+ * schema.json, the provider plugin's Pulumi package schema, is generated from the registry (its types
+ * from the zod schemas, its descriptions from the TSDoc) and checked in: these fail when the two part.
+ */
+const root = join(__dirname, "../..");
+const checkedIn = () => readFileSync(join(root, SCHEMA_FILE), "utf8");
+
+describe("the provider plugin's schema", () => {
+  const schema = generateSchema(root);
+
+  it("is checked in as the registry generates it", () => {
+    if (checkedIn() !== schemaText(root)) {
+      throw new Error(`${SCHEMA_FILE} differs from what the registry generates: run \`npm run schema\`.`);
+    }
+  });
+
+  it("lists every declared resource under its plugin token, with its secrets marked, and the Domain component", () => {
+    const declared = Object.values(registry);
+    expect(Object.keys(schema.resources).sort()).toEqual(
+      [...declared.map((d) => d.pluginToken), DOMAIN_COMPONENT_TYPE].sort(),
+    );
+    for (const d of declared) {
+      const spec = schema.resources[d.pluginToken] as {
+        inputProperties: Record<string, { secret?: boolean }>;
+        properties: Record<string, { secret?: boolean }>;
+      };
+      const secretInputs = Object.keys(spec.inputProperties).filter((k) => spec.inputProperties[k]!.secret);
+      expect(secretInputs.sort()).toEqual([...d.secrets.inputs].sort());
+      for (const [key, property] of Object.entries(spec.properties)) {
+        if ([...d.secrets.inputs, ...d.secrets.outputs].includes(key)) expect(property.secret).toBe(true);
+      }
+    }
+    expect(schema.resources[DOMAIN_COMPONENT_TYPE]).toMatchObject({ isComponent: true });
+    expect(schema.config.variables.token).toMatchObject({ secret: true });
+  });
+
+  it("describes every resource, property and type", () => {
+    const undescribed: string[] = [];
+    const visit = (path: string, value: unknown) => {
+      if (typeof value !== "object" || value === null) return;
+      const record = value as Record<string, unknown>;
+      if (("type" in record || "$ref" in record) && !path.endsWith("/items") && !record.description) {
+        undescribed.push(path);
+      }
+      for (const [key, child] of Object.entries(record)) visit(`${path}/${key}`, child);
+    };
+    for (const [token, spec] of Object.entries({ ...schema.resources, ...schema.types })) {
+      if (!(spec as { description?: string }).description) undescribed.push(token);
+      visit(token, spec);
+    }
+    expect(undescribed).toEqual([]);
+  });
+
+  it("names each language's package", () => {
+    expect(schema.language).toMatchObject({
+      python: { packageName: "service_pulumi" },
+      go: { importBasePath: "github.com/service-pulumi/service-pulumi/sdk/go/service" },
+      csharp: { rootNamespace: "ServicePulumi" },
+      nodejs: { packageName: "@service/pulumi-sdk" },
+    });
+  });
+
+  it("is what the plugin serves", async () => {
+    const provider = serviceProvider({ oldInputs: () => undefined, warn: () => {} });
+    expect(await provider.getSchema!()).toBe(checkedIn());
+    expect(provider.version).toBe(schema.version);
+  });
+});
