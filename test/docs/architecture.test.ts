@@ -8,7 +8,7 @@ import {
   drawImports,
   readSources,
   roomOf,
-} from "../../tools/codegen/architecture.mts";
+} from "../../tools/codegen/architecture";
 
 /**
  * docs/architecture.md's picture is drawn from the imports, and its words name folders and files: these
@@ -85,5 +85,30 @@ describe("the floors", () => {
     for (const [from, to] of picture.arrows) {
       expect(picture.rooms.get(from)!.floor, `${from} → ${to}`).toBeGreaterThan(picture.rooms.get(to)!.floor);
     }
+  });
+});
+
+describe("the tests", () => {
+  const tests = tracked.filter((file) => file.startsWith("test/") && file.endsWith(".test.ts"));
+
+  it("mirror the source: each folder of unit tests is a folder of the repository", () => {
+    const apart = /^test\/(e2e|helpers|setup)\//;
+    const unmirrored = tests
+      .filter((file) => !apart.test(file) && file.split("/").length > 2)
+      .map((file) => file.slice("test/".length, file.lastIndexOf("/") + 1))
+      .filter((folder) => !folders.has(folder));
+    expect(tests.length).toBeGreaterThan(50);
+    expect([...new Set(unmirrored)]).toEqual([]);
+  });
+
+  it("follow one naming rule: <subject>.test.ts, in lower-case words joined by hyphens", () => {
+    const misnamed = tests.filter(
+      (file) => !/^[a-z0-9]+(-[a-z0-9]+)*\.test\.ts$/.test(file.split("/").pop()!),
+    );
+    expect(misnamed).toEqual([]);
+  });
+
+  it("live in folders, none at the top of test/", () => {
+    expect(tests.filter((file) => file.split("/").length === 2)).toEqual([]);
   });
 });

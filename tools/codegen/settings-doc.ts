@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SETTING_ROWS, type Setting, stackKey } from "../../provider/settings/table";
+import { markdownTable } from "./markdown-table";
 
 /** The page that holds the table, from the package's folder. */
 export const SETTINGS_DOC_FILE = "docs/configuration.md";
@@ -39,13 +40,10 @@ function cells(setting: Setting): string[] {
 
 /** The settings table in Markdown, its columns aligned. */
 export function settingsTable(): string {
-  const rows = [
+  return markdownTable(
     ["Stack config", "Environment", "Client option", "Meaning", "Default"],
-    ...SETTING_ROWS.map(([, setting]) => cells(setting)),
-  ];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(" | ")} |`;
-  return [line(rows[0]!), line(widths.map((w) => "-".repeat(w))), ...rows.slice(1).map(line)].join("\n");
+    SETTING_ROWS.map(([, setting]) => cells(setting)),
+  );
 }
 
 /** The page under `root` with its settings table as the settings table generates it. */

@@ -65,7 +65,7 @@ describe("the names of each setting", () => {
       description: "Seconds of a setting added for this test.",
     } satisfies Setting;
     vi.resetModules();
-    vi.doMock("../provider/settings/table", async (importOriginal) => {
+    vi.doMock("../../../provider/settings/table", async (importOriginal) => {
       const table = await importOriginal<typeof import("../../../provider/settings/table")>();
       const settings = { ...table.SETTINGS, probe };
       return { ...table, SETTINGS: settings, SETTING_ROWS: Object.entries(settings) };

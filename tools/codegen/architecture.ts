@@ -1,12 +1,13 @@
 /**
  * The picture of docs/architecture.md, drawn from the code's own imports so that it cannot drift: each
  * folder of the product's sources is a room, an import from one room into another is an arrow, and a
- * room's floor is one above the highest room it imports. `npm run architecture` writes it between the
- * page's markers (`--check` only compares); test/docs/architecture.test.ts fails when they differ.
+ * room's floor is one above the highest room it imports. `npm run architecture` (write-architecture.mts)
+ * writes it between the page's markers; test/docs/architecture.test.ts fails when they differ.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
 import ts from "typescript";
+import { markdownTable } from "./markdown-table";
 
 /** The folders whose files are the product's sources, as the package ships or serves them. */
 export const SOURCE_ROOTS = ["contract", "provider", "sandbox", "plugin", "policy-pack"] as const;
@@ -124,12 +125,13 @@ export function pictureText(picture: ImportPicture): string {
     ...directArrows(picture.arrows).map(([from, to]) => `  ${nodeId(from)} --> ${nodeId(to)}`),
     "```",
     "",
-    "| floor | folder | imports from |",
-    "| --- | --- | --- |",
-    ...rooms.map(([room, { floor }]) => {
-      const into = picture.arrows.filter(([from]) => from === room).map(([, to]) => `\`${to}/\``);
-      return `| ${floor} | \`${room}/\` | ${into.join(", ") || "nothing of this repository"} |`;
-    }),
+    markdownTable(
+      ["floor", "folder", "imports from"],
+      rooms.map(([room, { floor }]) => {
+        const into = picture.arrows.filter(([from]) => from === room).map(([, to]) => `\`${to}/\``);
+        return [String(floor), `\`${room}/\``, into.join(", ") || "nothing of this repository"];
+      }),
+    ),
     "",
     END,
   ].join("\n");
@@ -151,20 +153,4 @@ export function withPicture(page: string, picture: string): string {
 export function currentPage(root: string): string {
   const page = readFileSync(join(root, ARCHITECTURE_PAGE), "utf8");
   return withPicture(page, pictureText(drawImports(readSources(root))));
-}
-
-if (import.meta.main) {
-  const root = join(import.meta.dirname, "../..");
-  const page = currentPage(root);
-  if (process.argv.includes("--check")) {
-    if (readFileSync(join(root, ARCHITECTURE_PAGE), "utf8") !== page) {
-      process.stderr.write(
-        `${ARCHITECTURE_PAGE}'s picture differs from the imports: run \`npm run architecture\`.\n`,
-      );
-      process.exit(1);
-    }
-  } else {
-    writeFileSync(join(root, ARCHITECTURE_PAGE), page);
-    process.stdout.write(`Wrote the picture of ${ARCHITECTURE_PAGE}.\n`);
-  }
 }
