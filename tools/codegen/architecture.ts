@@ -10,7 +10,7 @@ import ts from "typescript";
 import { markdownTable } from "./markdown-table";
 
 /** The folders whose files are the product's sources, as the package ships or serves them. */
-export const SOURCE_ROOTS = ["contract", "provider", "sandbox", "plugin", "policy-pack"] as const;
+const SOURCE_ROOTS = ["contract", "provider", "sandbox", "plugin", "policy-pack"] as const;
 
 /** The page the picture lives in. */
 export const ARCHITECTURE_PAGE = "docs/architecture.md";
@@ -114,7 +114,7 @@ function directArrows(arrows: ImportPicture["arrows"]): ImportPicture["arrows"] 
 const nodeId = (room: string) => room.replace(/\W/g, "_");
 
 /** The picture as the page shows it: a Mermaid diagram, top floor first, and a table of the rooms. */
-export function pictureText(picture: ImportPicture): string {
+function pictureText(picture: ImportPicture): string {
   const rooms = [...picture.rooms].sort(([a, x], [b, y]) => y.floor - x.floor || a.localeCompare(b));
   return [
     BEGIN,
@@ -138,7 +138,7 @@ export function pictureText(picture: ImportPicture): string {
 }
 
 /** `page` with its generated picture replaced by `picture`. */
-export function withPicture(page: string, picture: string): string {
+function withPicture(page: string, picture: string): string {
   const start = page.indexOf(BEGIN);
   const end = page.indexOf(END);
   if (start < 0 || end < start) {
