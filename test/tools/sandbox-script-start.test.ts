@@ -1,16 +1,25 @@
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startSandboxScript } from "../../tools/bench/time-sandbox-start.mts";
 
-/** The goal is 2 s; the bound leaves room for a loaded machine, and a rebuild (7 s and more) still fails it. */
-const START_BOUND_MS = 5000;
+/**
+ * Files every build writes: a rebuild, even a silent one, changes their times. Whether the start is fast
+ * (the goal is 2 s) is the bench's to say (`npm run bench:sandbox-start`), not a timed test's.
+ */
+const BUILT = ["dist/provider/index.js", "dist/sandbox/index.js", "dist/runtime/index.js"].map((file) =>
+  join(__dirname, "../..", file),
+);
+const builtAt = () => BUILT.map((file) => statSync(file).mtimeMs);
 
 describe("npm run sandbox with a current build", () => {
   // The suite's global setup has just built dist/, so the script must find it current and not rebuild:
   // a rebuild took about 10 s and printed the bundler's file table before the greeting.
-  it("skips the build: npm's own header, then the greeting, quickly", async () => {
+  it("skips the build: dist/ left as it was, npm's own header, then the greeting", async () => {
+    const before = builtAt();
     const run = await startSandboxScript();
     try {
-      expect(run.elapsedMs).toBeLessThan(START_BOUND_MS);
+      expect(builtAt()).toEqual(before);
       // npm echoes the script it runs ("> name@version sandbox", "> command"); nothing else may come first.
       expect(run.before.filter((line) => line.trim() !== "" && !line.startsWith("> "))).toEqual([]);
     } finally {
