@@ -24,7 +24,7 @@ import (
 )
 
 // Version is what the stand-ins report as their own: the Pulumi release they are built against,
-// stamped at build time by scripts/engine.mts.
+// stamped at build time by tools/engine/engine.mts.
 var Version = "v3.0.0-dev"
 
 // Base answers what every stand-in answers the same way. Each host embeds it and overrides the rest;
