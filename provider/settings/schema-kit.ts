@@ -4,10 +4,9 @@
  * the table's names on every start of the dynamic-provider host, and must not load zod to do so. Only
  * the code that validates a setting (the client's resolution, the provider's readers) loads the kit.
  */
-import { z } from "zod";
+import { type ZodType, z } from "zod";
 import { AcceptLanguage, ApiVersionSchema, BaseUrl } from "../../contract/connection";
 import { safeString } from "../../contract/text";
-import type { Setting } from "./table";
 
 /** The zod schemas and contract shapes a setting's schema is made of. */
 export interface SchemaKit {
@@ -25,7 +24,12 @@ export interface SchemaKit {
 
 const SCHEMA_KIT: SchemaKit = { z, safeString, BaseUrl, ApiVersionSchema, AcceptLanguage };
 
-/** The zod schema of a valid value of `setting`. */
-export function schemaOf<S extends Pick<Setting, "schema">>(setting: S): ReturnType<S["schema"]> {
+/**
+ * The zod schema of a valid value of `setting` (a row of the settings table; typed by its one member used
+ * here, so that the kit imports nothing of the table, which names the kit's type).
+ */
+export function schemaOf<S extends { readonly schema: (kit: SchemaKit) => ZodType }>(
+  setting: S,
+): ReturnType<S["schema"]> {
   return setting.schema(SCHEMA_KIT) as ReturnType<S["schema"]>;
 }

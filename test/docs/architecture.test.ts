@@ -80,6 +80,24 @@ describe("the floors", () => {
     expect(intoProvider.filter(([, to]) => !entryPoints.has(to))).toEqual([]);
   });
 
+  it("hold no circle of files: no file imports one that imports it back, however far round", () => {
+    const into = new Map<string, string[]>(graph.files.map((file) => [file, []]));
+    for (const [from, to] of graph.imports) into.get(from)!.push(to);
+    const done = new Set<string>();
+    const circles: string[] = [];
+    const visit = (file: string, path: string[]) => {
+      if (path.includes(file)) {
+        circles.push([...path.slice(path.indexOf(file)), file].join(" → "));
+        return;
+      }
+      if (done.has(file)) return;
+      for (const next of into.get(file)!) visit(next, [...path, file]);
+      done.add(file);
+    };
+    for (const file of graph.files) visit(file, []);
+    expect(circles).toEqual([]);
+  });
+
   it("import each other in one direction only: no folder imports one that imports it", () => {
     const picture = drawImports(graph);
     for (const [from, to] of picture.arrows) {
