@@ -111,7 +111,12 @@ export function build(): void {
 
 if (import.meta.main) {
   try {
-    if (!process.argv.includes("--if-stale") || !isCurrent()) build();
+    if (!process.argv.includes("--if-stale")) build();
+    else if (!isCurrent()) {
+      // Say why this start waits: `npm run sandbox` after an edit builds first, which takes seconds.
+      process.stdout.write("A source changed since dist/ was built: building it first (about 10 s).\n");
+      build();
+    }
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n`);
     process.exit(1);
