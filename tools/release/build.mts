@@ -14,18 +14,12 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { buildGoProxy } from "./go-proxy.mts";
-import {
-  CHECKSUMS_FILE,
-  type Manifest,
-  MANIFEST_FILE,
-  ManifestSchema,
-  sha256Of,
-} from "./manifest.mts";
-import { pluginServer, releaseVersion } from "./versions.mts";
+import { CHECKSUMS_FILE, MANIFEST_FILE, type Manifest, ManifestSchema, sha256Of } from "./manifest.mts";
 import { buildPluginBinaries } from "./plugin-binary.mts";
 import { bundlePlugin } from "./plugin-bundle.mts";
 import { buildPythonSdk } from "./python.mts";
 import { UNBUILT_TARGETS } from "./targets.mts";
+import { pluginServer, releaseVersion } from "./versions.mts";
 
 const root = join(import.meta.dirname, "../..");
 const outDir = join(root, "dist/release");
@@ -152,7 +146,8 @@ try {
 
   const size = (bytes: number) =>
     bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} kB`;
-  for (const { file, bytes } of manifest.artifacts) process.stdout.write(`${size(bytes).padStart(9)}  ${file}\n`);
+  for (const { file, bytes } of manifest.artifacts)
+    process.stdout.write(`${size(bytes).padStart(9)}  ${file}\n`);
   for (const { os, arch, reason } of UNBUILT_TARGETS)
     process.stdout.write(`not built: the plugin for ${os}-${arch}: ${reason}\n`);
   process.stdout.write(

@@ -11,7 +11,7 @@ import { join } from "node:path";
 const root = join(import.meta.dirname, "../..");
 
 /** The module path that sdk/go/go.mod declares. */
-export function goModulePath(): string {
+function goModulePath(): string {
   const goMod = readFileSync(join(root, "sdk/go/go.mod"), "utf8");
   const path = /^module\s+(\S+)/m.exec(goMod)?.[1];
   if (!path) throw new Error("sdk/go/go.mod declares no module: run `npm run sdk` to generate it again.");
@@ -56,7 +56,10 @@ export function buildGoProxy(options: {
   }
   cpSync(join(source, "go.mod"), join(outDir, versions, `${version}.mod`));
   const time = new Date(mtime * 1000).toISOString().replace(/\.000Z$/, "Z");
-  writeFileSync(join(outDir, versions, `${version}.info`), `${JSON.stringify({ Version: version, Time: time })}\n`);
+  writeFileSync(
+    join(outDir, versions, `${version}.info`),
+    `${JSON.stringify({ Version: version, Time: time })}\n`,
+  );
   writeFileSync(join(outDir, versions, "list"), `${version}\n`);
   return { module, zip };
 }

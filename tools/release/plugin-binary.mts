@@ -5,15 +5,7 @@
  * executable goes into the tarball the engine downloads, beside the LICENSE.
  */
 import { execFileSync } from "node:child_process";
-import {
-  chmodSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, join } from "node:path";
 import {
@@ -119,7 +111,9 @@ export async function buildPluginBinaries(options: {
       );
     } catch (error) {
       const said = (error as { stderr?: Buffer }).stderr?.toString().trim();
-      throw new Error(`postject could not inject the plugin into Node's ${target.os}-${target.arch} binary: ${said}`);
+      throw new Error(
+        `postject could not inject the plugin into Node's ${target.os}-${target.arch} binary: ${said}`,
+      );
     }
     copyFileSync(join(root, "LICENSE"), join(dir, "LICENSE"));
     const file = pluginTarball(version, target);

@@ -57,7 +57,7 @@ const REWRITES: readonly Rewrite[] = [
       );
       return (
         `const load = ({ ${loaders.join(", ")} })[module];\n` +
-        "  if (!load) throw new Error(`the plugin binary bundles no ${module}: add it to a fromSdk call`);\n" +
+        '  if (!load) throw new Error("the plugin binary bundles no " + module + ": add it to a fromSdk call");\n' +
         "  return load();"
       );
     },

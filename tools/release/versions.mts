@@ -20,10 +20,14 @@ const PLUGIN_FILES = [
 function statedVersions(): [file: string, version: string | undefined][] {
   return [
     ["schema.json", (JSON.parse(read("schema.json")) as { version?: string }).version],
-    ["sdk/python/pyproject.toml", /^\s*version\s*=\s*"([^"]+)"/m.exec(read("sdk/python/pyproject.toml"))?.[1]],
+    [
+      "sdk/python/pyproject.toml",
+      /^\s*version\s*=\s*"([^"]+)"/m.exec(read("sdk/python/pyproject.toml"))?.[1],
+    ],
     ["sdk/dotnet/version.txt", read("sdk/dotnet/version.txt").trim()],
     ...PLUGIN_FILES.map(
-      (file) => [file, (JSON.parse(read(file)) as { version?: string }).version] as [string, string | undefined],
+      (file) =>
+        [file, (JSON.parse(read(file)) as { version?: string }).version] as [string, string | undefined],
     ),
   ];
 }
@@ -44,8 +48,12 @@ export function releaseVersion(): string {
 export function pluginServer(): string {
   const server = (JSON.parse(read("schema.json")) as { pluginDownloadURL?: string }).pluginDownloadURL;
   if (!server) throw new Error("schema.json names no pluginDownloadURL: run `npm run schema`.");
-  const differing = PLUGIN_FILES.filter((file) => (JSON.parse(read(file)) as { server?: string }).server !== server);
+  const differing = PLUGIN_FILES.filter(
+    (file) => (JSON.parse(read(file)) as { server?: string }).server !== server,
+  );
   if (differing.length > 0)
-    throw new Error(`${differing.join(" and ")} name another plugin server than schema.json: run \`npm run sdk\`.`);
+    throw new Error(
+      `${differing.join(" and ")} name another plugin server than schema.json: run \`npm run sdk\`.`,
+    );
   return server;
 }

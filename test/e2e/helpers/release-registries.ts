@@ -81,7 +81,10 @@ export function pythonIndex(releaseDir: string, manifest: Manifest, parent: stri
     const sha256 = manifest.artifacts.find((a) => a.file === file)?.sha256;
     return `<a href="${file}#sha256=${sha256}">${file}</a>`;
   });
-  writeFileSync(join(project, "index.html"), `<!DOCTYPE html><html><body>\n${links.join("<br>\n")}\n</body></html>\n`);
+  writeFileSync(
+    join(project, "index.html"),
+    `<!DOCTYPE html><html><body>\n${links.join("<br>\n")}\n</body></html>\n`,
+  );
   writeFileSync(
     join(dir, "simple", "index.html"),
     `<!DOCTYPE html><html><body><a href="${manifest.python.distribution}/">${manifest.python.distribution}</a></body></html>\n`,
@@ -145,11 +148,12 @@ export async function startVerdaccio(): Promise<NpmRegistry> {
   // Listening on port 0 from the API, so that the port is the one the server holds, with no race.
   const script =
     `require(${JSON.stringify(join(VERDACCIO_DIR, "node_modules/verdaccio"))}).runServer(process.argv[1])` +
-    '.then((app) => { const s = app.listen(0, "127.0.0.1", () => process.stdout.write(`${s.address().port}\\n`)); });';
+    '.then((app) => { const s = app.listen(0, "127.0.0.1", () => process.stdout.write(s.address().port + "\\n")); });';
   const child = spawn(process.execPath, ["-e", script, join(dir, "config.yaml")], {
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const stopped = () => new Promise<void>((done) => (child.exitCode !== null ? done() : child.once("exit", () => done())));
+  const stopped = () =>
+    new Promise<void>((done) => (child.exitCode !== null ? done() : child.once("exit", () => done())));
   try {
     const port = await portPrinted(child, "Verdaccio", VERDACCIO_START_MS);
     const url = `http://127.0.0.1:${port}`;
@@ -180,7 +184,10 @@ export function portPrinted(child: ChildProcess, name: string, ms: number): Prom
   return new Promise((resolve, reject) => {
     let out = "";
     let err = "";
-    const timer = setTimeout(() => reject(new Error(`${name} printed no port in ${ms / 1000} s: ${err}`)), ms);
+    const timer = setTimeout(
+      () => reject(new Error(`${name} printed no port in ${ms / 1000} s: ${err}`)),
+      ms,
+    );
     child.stderr!.on("data", (chunk: Buffer) => {
       err += chunk.toString();
     });
