@@ -112,7 +112,7 @@ try {
     },
     go: { module: go.module, version: goVersion, proxy: "goproxy", tag: `sdk/go/${goVersion}` },
     maven: {
-      groupId: "com.service-pulumi",
+      groupId: "io.github.service-pulumi",
       artifactId: "service",
       version,
       built: false,
