@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { pinnedPulumiVersion } from "../../scripts/pulumi-engine.mts";
-import { type Manifest, readManifest } from "../../tools/release/manifest.mts";
+import { CHECKSUMS_FILE, type Manifest, readManifest, sha256Of } from "../../tools/release/manifest.mts";
 import { pluginTarball } from "../../tools/release/targets.mts";
 import { describeUnderEngine, engineGate, type PulumiProject, pulumiProject } from "./helpers/engine";
 import {
@@ -155,6 +155,30 @@ describeUnderEngine("the release, installed as users install it", { tools: ["pyt
     expect(await stage.active()).toEqual([]);
     expectNoSecretIn([state], stage);
   }
+
+  it("MANIFEST.json lists every artifact at package.json's version, with the checksum SHA256SUMS gives and the file's own", () => {
+    const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
+    expect(manifest.version).toBe(version);
+    const sums = new Map(
+      readFileSync(join(releaseDir, CHECKSUMS_FILE), "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => line.split(/ {2}/).reverse() as [string, string]),
+    );
+    for (const artifact of manifest.artifacts) {
+      expect(artifact.version, artifact.file).toBe(version);
+      expect(sha256Of(join(releaseDir, artifact.file)), artifact.file).toBe(artifact.sha256);
+      expect(sums.get(artifact.file), artifact.file).toBe(artifact.sha256);
+    }
+    expect(manifest.plugin.files.map((f) => `${f.os}-${f.arch}`)).toContain(
+      `${PLATFORM.os}-${PLATFORM.arch}`,
+    );
+    expect([manifest.npm.version, manifest.python.version, manifest.go.version.slice(1)]).toEqual([
+      version,
+      version,
+      version,
+    ]);
+  });
 
   it("npm: the tarball published to a local registry installs as @service/pulumi, and a TypeScript program goes up, previews with no API call, refreshes and is destroyed", async () => {
     const registry = await startVerdaccio();
