@@ -50,20 +50,24 @@ function nodeBinary(nodePackage: string, version: string, nodeFile: string): str
   return binary;
 }
 
-/** The single-executable blob of `bundle` for Node `version`, made by that Node on this machine. */
-function seaBlob(bundle: string, version: string, workDir: string): string {
+/**
+ * The single-executable blob of `bundle` for Node `version`, made by that Node on this machine; with V8's
+ * compiled code of the bundle when `codeCache` (the plugin then starts about twice as fast), which only a
+ * binary of this machine's platform can load: on any other, a code cache can crash it at start.
+ */
+function seaBlob(bundle: string, version: string, codeCache: boolean, workDir: string): string {
   const host = hostNodePackage();
   const node = nodeBinary(host, version, host.startsWith("node-win") ? "bin/node.exe" : "bin/node");
-  const blob = join(workDir, `sea-${version}.blob`);
-  const config = join(workDir, `sea-${version}.json`);
+  const name = `sea-${version}${codeCache ? "-code-cache" : ""}`;
+  const blob = join(workDir, `${name}.blob`);
+  const config = join(workDir, `${name}.json`);
   writeFileSync(
     config,
     JSON.stringify({
       main: bundle,
       output: blob,
       disableExperimentalSEAWarning: true,
-      // A code cache or snapshot is made for the machine that builds: the blob must run on every target.
-      useCodeCache: false,
+      useCodeCache: codeCache,
       useSnapshot: false,
     }),
   );
@@ -94,8 +98,10 @@ export async function buildPluginBinaries(options: {
   const blobs = new Map<string, string>();
   const built: PluginFile[] = [];
   for (const target of targets) {
-    const blob = blobs.get(target.nodeVersion) ?? seaBlob(bundle, target.nodeVersion, workDir);
-    blobs.set(target.nodeVersion, blob);
+    const codeCache = target.nodePackage === hostNodePackage();
+    const key = `${target.nodeVersion} ${codeCache}`;
+    const blob = blobs.get(key) ?? seaBlob(bundle, target.nodeVersion, codeCache, workDir);
+    blobs.set(key, blob);
     const dir = join(workDir, `${target.os}-${target.arch}`);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
