@@ -12,13 +12,23 @@
  * planted secret in anything printed or stored. `npm run test:release` builds the release first.
  */
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { pinnedPulumiVersion } from "../../scripts/pulumi-engine.mts";
 import { CHECKSUMS_FILE, type Manifest, readManifest, sha256Of } from "../../tools/release/manifest.mts";
-import { pluginTarball } from "../../tools/release/targets.mts";
+import { SEA_FUSE } from "../../tools/release/plugin-binary.mts";
+import { executableName, pluginTarball } from "../../tools/release/targets.mts";
 import { describeUnderEngine, engineGate, type PulumiProject, pulumiProject } from "./helpers/engine";
 import {
   pathWithoutNode,
@@ -178,6 +188,16 @@ describeUnderEngine("the release, installed as users install it", { tools: ["pyt
       version,
       version,
     ]);
+  });
+
+  it("each plugin tarball holds one executable with the plugin injected, for every platform built", async () => {
+    for (const { os, arch, file } of manifest.plugin.files) {
+      const dir = folder(`unpacked-${os}-${arch}`);
+      await run("tar", ["-xzf", join(releaseDir, file), "-C", dir], dir, process.env);
+      expect(readdirSync(dir).sort(), file).toEqual(["LICENSE", executableName({ os })]);
+      // postject turns Node's fuse on when it injects the blob: Node then runs the blob, not a REPL.
+      expect(readFileSync(join(dir, executableName({ os }))).includes(`${SEA_FUSE}:1`), file).toBe(true);
+    }
   });
 
   it("npm: the tarball published to a local registry installs as @service/pulumi, and a TypeScript program goes up, previews with no API call, refreshes and is destroyed", async () => {

@@ -20,7 +20,7 @@ const root = join(import.meta.dirname, "../..");
 /** Node binaries fetched from the npm registry, kept between runs (the first run fetches ~140 MB). */
 const NODE_CACHE = join(root, "node_modules/.cache/service-pulumi-release/node");
 /** The fuse Node looks for to know that a blob was injected (Node's documentation names it). */
-const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
+export const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 
 /** postject's command line, run in a child process: its injector prints warnings of its own on stderr. */
 const POSTJECT = createRequire(import.meta.url).resolve("postject/dist/cli.js");
