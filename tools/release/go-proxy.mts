@@ -51,7 +51,7 @@ export function buildGoProxy(options: {
   } catch (error) {
     const said = (error as { stderr?: Buffer }).stderr?.toString().trim();
     throw new Error(
-      `Could not zip the Go SDK as ${module}@${version}: ${said || (error as Error).message}. It needs Go 1.26 or later on PATH.`,
+      `Could not zip the Go SDK as ${module}@${version}: ${said || (error as Error).message}. It needs Go 1.25 or later on PATH.`,
     );
   }
   cpSync(join(source, "go.mod"), join(outDir, versions, `${version}.mod`));
