@@ -6,8 +6,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-const root = join(import.meta.dirname, "../..");
-const read = (file: string) => readFileSync(join(root, file), "utf8");
+const repository = join(import.meta.dirname, "../..");
+const reader = (root: string) => (file: string) => readFileSync(join(root, file), "utf8");
 
 /** Each SDK's pulumi-plugin.json, which names the plugin, its version and its server. */
 const PLUGIN_FILES = [
@@ -16,8 +16,9 @@ const PLUGIN_FILES = [
   "sdk/dotnet/pulumi-plugin.json",
 ] as const;
 
-/** Every place that states the version, and what each states. */
-function statedVersions(): [file: string, version: string | undefined][] {
+/** Every place under `root` that states the version, and what each states. */
+function statedVersions(root: string): [file: string, version: string | undefined][] {
+  const read = reader(root);
   return [
     ["schema.json", (JSON.parse(read("schema.json")) as { version?: string }).version],
     [
@@ -32,10 +33,10 @@ function statedVersions(): [file: string, version: string | undefined][] {
   ];
 }
 
-/** package.json's version, once every other place agrees with it. */
-export function releaseVersion(): string {
-  const { version } = JSON.parse(read("package.json")) as { version: string };
-  const differing = statedVersions().filter(([, stated]) => stated !== version);
+/** package.json's version, once every other place agrees with it (`root`: the repository's). */
+export function releaseVersion(root = repository): string {
+  const { version } = JSON.parse(reader(root)("package.json")) as { version: string };
+  const differing = statedVersions(root).filter(([, stated]) => stated !== version);
   if (differing.length > 0)
     throw new Error(
       `package.json's version is ${version}, but ${differing.map(([file, stated]) => `${file} says ${stated ?? "none"}`).join(", ")}: ` +
@@ -45,7 +46,8 @@ export function releaseVersion(): string {
 }
 
 /** The server the schema names for the plugin's downloads, once every SDK names the same. */
-export function pluginServer(): string {
+export function pluginServer(root = repository): string {
+  const read = reader(root);
   const server = (JSON.parse(read("schema.json")) as { pluginDownloadURL?: string }).pluginDownloadURL;
   if (!server) throw new Error("schema.json names no pluginDownloadURL: run `npm run schema`.");
   const differing = PLUGIN_FILES.filter(
@@ -53,7 +55,7 @@ export function pluginServer(): string {
   );
   if (differing.length > 0)
     throw new Error(
-      `${differing.join(" and ")} name another plugin server than schema.json: run \`npm run sdk\`.`,
+      `${differing.join(" and ")} ${differing.length > 1 ? "name" : "names"} another plugin server than schema.json: run \`npm run sdk\`.`,
     );
   return server;
 }
