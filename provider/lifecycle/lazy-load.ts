@@ -15,7 +15,9 @@ let modulesCached = 0;
  * more (the API client) than the first check did, hence the count rather than a single write.
  */
 function keepCompiledCode(): void {
-  const loaded = Object.keys(require.cache).length;
+  // The plugin binary (a single-executable application) has a `require` of Node's own modules only, and
+  // no module cache: there is nothing to count, and no compile cache to write.
+  const loaded = Object.keys(require.cache ?? {}).length;
   if (loaded === modulesCached) return;
   modulesCached = loaded;
   const { flushCompileCache } = require("node:module") as { flushCompileCache?: () => void };

@@ -75,6 +75,7 @@ namespace ServicePulumi.Service
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
+                PluginDownloadURL = "github://api.github.com/service-pulumi/service-pulumi",
                 AdditionalSecretOutputs =
                 {
                     "registerToken",

@@ -199,7 +199,8 @@ describeUnderEngine(TITLE, { tools: ["python3", "go"] }, () => {
 
   it("a Python project reports the plugin its installed SDK needs, with its version, to pulumi install", async () => {
     // The same program without the plugins entry in Pulumi.yaml: the engine must learn of the plugin from
-    // the SDK's pulumi-plugin.json, and with no way to download it here, says which one it looked for.
+    // the SDK's pulumi-plugin.json, and with no release to download it from, says which one it looked for
+    // and where (the server the SDK names).
     const dir = join(consumer.dir, "python-unlisted");
     mkdirSync(dir);
     cpSync(join(dirs.python, "__main__.py"), join(dir, "__main__.py"));
@@ -209,7 +210,8 @@ describeUnderEngine(TITLE, { tools: ["python3", "go"] }, () => {
     );
     const install = await pulumiProject({ at: dir }).run(["install"], { allowFailure: true });
     expect(install.status).not.toBe(0);
-    expect(install.output).toContain(`pulumi-resource-service-v${pluginVersion}`);
+    expect(install.output).toContain(`service-${pluginVersion}`);
+    expect(install.output).toContain(`service-pulumi/service-pulumi/releases/tags/v${pluginVersion}`);
   });
 
   it("pulumi import adopts a webhook made out of band, prints each language's code, and previews clean", async () => {

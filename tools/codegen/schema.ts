@@ -122,6 +122,7 @@ export function generateSchema(root: string) {
     ),
   );
 
+  const repository = (pkg.repository.url as string).replace(/^git\+/, "").replace(/\.git$/, "");
   return {
     name: PLUGIN_PACKAGE,
     displayName: "Service",
@@ -130,11 +131,14 @@ export function generateSchema(root: string) {
     keywords: ["pulumi", PLUGIN_PACKAGE, "webhooks", "category/utility", "kind/native"],
     homepage: pkg.homepage as string,
     license: pkg.license as string,
-    repository: (pkg.repository.url as string).replace(/^git\+/, "").replace(/\.git$/, ""),
+    repository,
     publisher: "service-pulumi",
     // Plain HTTP on a name that resolves nowhere: the .NET generator downloads the logo at generation
     // time, and `npm run sdk` answers this one URL from docs/assets/logo.png (tools/codegen/sdk.mts).
     logoUrl: SDK_LOGO_URL,
+    // Where the engine downloads the plugin binary for a version: the assets of the repository's GitHub
+    // release `v<version>` (docs/releasing.md). Each SDK's pulumi-plugin.json carries it as `server`.
+    pluginDownloadURL: repository.replace(/^https:\/\/github\.com\//, "github://api.github.com/"),
     // SDKs that pack on their own: a go.mod for Go, a pyproject.toml for Python.
     meta: { moduleFormat: "(.*)", supportPack: true },
     config: { variables: settings },

@@ -1,0 +1,79 @@
+/**
+ * The Python SDK's wheel and sdist, built by `python -m build` from a copy of sdk/python (setuptools writes
+ * build/ and *.egg-info beside the sources it builds). The build frontend lives in a virtualenv kept
+ * between runs; its isolated build environment takes setuptools from the package index.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(import.meta.dirname, "../..");
+const BUILD_VENV = join(root, "node_modules/.cache/service-pulumi-release/python-build");
+/** The build frontend, at a version known to build this SDK. */
+const BUILD_PACKAGE = "build==1.6.1";
+
+/** The Python of this machine: python3, else python. */
+function python(): string {
+  for (const candidate of ["python3", "python"]) {
+    try {
+      execFileSync(candidate, ["--version"], { stdio: "ignore" });
+      return candidate;
+    } catch {}
+  }
+  throw new Error(
+    "No python3 or python on PATH: install Python 3.9 or later, with venv, to build the Python SDK.",
+  );
+}
+
+/** The virtualenv's python with `build` installed, made on the first run. */
+function buildFrontend(): string {
+  const venvPython = join(BUILD_VENV, process.platform === "win32" ? "Scripts/python.exe" : "bin/python");
+  if (existsSync(venvPython)) return venvPython;
+  mkdirSync(BUILD_VENV, { recursive: true });
+  try {
+    execFileSync(python(), ["-m", "venv", BUILD_VENV], { stdio: ["ignore", "ignore", "pipe"] });
+    execFileSync(venvPython, ["-m", "pip", "install", "--quiet", BUILD_PACKAGE], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+  } catch (error) {
+    rmSync(BUILD_VENV, { recursive: true, force: true });
+    throw new Error(
+      `Could not install the Python build frontend (${BUILD_PACKAGE}) in ${BUILD_VENV}: ${(error as Error).message}`,
+    );
+  }
+  return venvPython;
+}
+
+/** The wheel and sdist written to `outDir`, by file name. */
+export interface PythonFiles {
+  readonly wheel: string;
+  readonly sdist: string;
+}
+
+/**
+ * Builds sdk/python's wheel and sdist into `outDir`, working in `workDir`; `mtime` (seconds) stamps their
+ * files, so that the same sources give the same archives.
+ */
+export function buildPythonSdk(workDir: string, outDir: string, mtime: number): PythonFiles {
+  const source = join(workDir, "python");
+  rmSync(source, { recursive: true, force: true });
+  cpSync(join(root, "sdk/python"), source, { recursive: true });
+  const built = join(workDir, "python-dist");
+  rmSync(built, { recursive: true, force: true });
+  try {
+    execFileSync(buildFrontend(), ["-m", "build", "--outdir", built, source], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, SOURCE_DATE_EPOCH: String(mtime) },
+    });
+  } catch (error) {
+    const said = (error as { stderr?: Buffer }).stderr?.toString().trim();
+    throw new Error(`python -m build failed for sdk/python: ${said || (error as Error).message}`);
+  }
+  const files = readdirSync(built);
+  const wheel = files.find((file) => file.endsWith(".whl"));
+  const sdist = files.find((file) => file.endsWith(".tar.gz"));
+  if (!wheel || !sdist)
+    throw new Error(`python -m build wrote ${files.join(", ") || "nothing"}, not a wheel and an sdist.`);
+  for (const file of [wheel, sdist]) cpSync(join(built, file), join(outDir, file));
+  return { wheel, sdist };
+}
