@@ -25,11 +25,11 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { pinnedPulumiVersion } from "../../scripts/pulumi-engine.mts";
+import { pinnedPulumiVersion } from "../../tools/engine/pulumi-engine.mts";
 import { CHECKSUMS_FILE, type Manifest, readManifest, sha256Of } from "../../tools/release/manifest.mts";
 import { SEA_FUSE } from "../../tools/release/plugin-binary.mts";
 import { executableName, pluginTarball } from "../../tools/release/targets.mts";
-import { describeUnderEngine, engineGate, type PulumiProject, pulumiProject } from "./helpers/engine";
+import { describeUnderEngine, engineGate, type PulumiProject, pulumiProject } from "../helpers/engine";
 import {
   pathWithoutNode,
   portPrinted,
@@ -37,14 +37,14 @@ import {
   type StaticServer,
   startStaticServer,
   startVerdaccio,
-} from "./helpers/release-registries";
+} from "../helpers/release-registries";
 import {
   devStack,
   expectNoSecretIn,
   expectOneActivePerResource,
   type Stage,
   useStage,
-} from "./helpers/stage";
+} from "../helpers/stage";
 
 const root = join(__dirname, "../..");
 const releaseDir = join(root, "dist/release");

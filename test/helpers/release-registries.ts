@@ -21,10 +21,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, extname, join, normalize } from "node:path";
-import { findExecutable } from "../../../quickstart/pulumi-cli";
-import type { Manifest } from "../../../tools/release/manifest.mts";
+import { findExecutable } from "../../tools/quickstart/pulumi-cli";
+import type { Manifest } from "../../tools/release/manifest.mts";
 
-const root = join(__dirname, "../../..");
+const root = join(__dirname, "../..");
 
 /** A server on 127.0.0.1 over a folder, which remembers every path asked of it. */
 export interface StaticServer {

@@ -7,9 +7,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { pluginServer, releaseVersion } from "../tools/release/versions.mts";
+import { pluginServer, releaseVersion } from "../../../tools/release/versions.mts";
 
-const root = join(__dirname, "..");
+const root = join(__dirname, "../../..");
 /** The files versions.mts reads, copied from this repository into a scratch folder per test. */
 const FILES = [
   "package.json",
