@@ -31,11 +31,15 @@ export interface StartedSandbox {
   stop(): Promise<void>;
 }
 
-/** Runs `npm run sandbox -- --port <a free port>` and resolves once its greeting is printed. */
-export async function startSandboxScript(): Promise<StartedSandbox> {
+/**
+ * Runs `npm run sandbox -- --port <a free port>` in `cwd` (the repository by default) and resolves once its
+ * greeting is printed.
+ */
+export async function startSandboxScript(cwd?: string): Promise<StartedSandbox> {
   const port = await freePort();
   const started = performance.now();
   const child = spawn("npm", ["run", "sandbox", "--", "--port", String(port)], {
+    cwd,
     stdio: ["ignore", "pipe", "inherit"],
     detached: true,
   });
