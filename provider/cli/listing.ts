@@ -52,6 +52,10 @@ async function listing<T>(
 export const listWebhooks = (client: ServiceClient, label: string): Promise<Listing<Webhook>> =>
   listing("webhooks", label, (page) => client.searchWebhooks(page));
 
+/** One pass over the registered domains of `client`'s organization; `label` names the stack in a failure. */
+export const listDomains = (client: ServiceClient, label: string): Promise<Listing<Domain>> =>
+  listing("domains", label, (page) => client.searchDomains(page));
+
 /** The organization's name as its listed objects' owner shows it; undefined when nothing was listed. */
 export function organizationListed(
   webhooks: readonly Webhook[],

@@ -6,18 +6,21 @@
  */
 import { createInterface } from "node:readline/promises";
 import { redact } from "../context/process";
+import { runAudit } from "./audit";
 import { CliFailure, EXIT } from "./failure";
 import type { CommandIo } from "./io";
 import { runReview } from "./review";
 
 const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CommandIo) => Promise<number>>> = {
   review: runReview,
+  audit: runAudit,
 };
 
 const HELP = `Usage: service-pulumi <command> [options]
 
 Commands:
   review   What the previews of one or more stacks do to deliveries and to each organization's quota.
+  audit    Every active webhook and registered domain of each organization, against the stacks' states.
 
 Run \`service-pulumi <command> --help\` for a command's options.
 `;

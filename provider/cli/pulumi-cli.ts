@@ -64,3 +64,7 @@ export function stackConfig(cwd: string, stack: string, label: string): Record<s
     ),
   );
 }
+/** `pulumi stack export --stack <stack>` in `cwd`: the state's JSON text. */
+export function exportStack(cwd: string, stack: string, label: string): string {
+  return runPulumi(["stack", "export", "--stack", stack], cwd, label);
+}
