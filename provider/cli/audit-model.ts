@@ -48,9 +48,10 @@ export interface AuditedWebhook {
   /** What it delivers, in plain words. */
   readonly delivers: string;
   readonly stacks: readonly Holder[];
-  readonly adopt: Adoption | undefined;
-  /** What to do about it, for a finding. */
-  readonly next: string | undefined;
+  /** The commands that adopt it; null unless it is orphaned. */
+  readonly adopt: Adoption | null;
+  /** What to do about it; null when it is managed. */
+  readonly next: string | null;
 }
 
 /** A registered domain, or one a state holds that is no longer registered. */
@@ -59,8 +60,10 @@ export interface AuditedDomain {
   readonly domainName: string | undefined;
   readonly status: Status;
   readonly stacks: readonly Holder[];
-  readonly adopt: Adoption | undefined;
-  readonly next: string | undefined;
+  /** The commands that adopt it; null unless no state holds it. */
+  readonly adopt: Adoption | null;
+  /** What to do about it; null when it is managed. */
+  readonly next: string | null;
 }
 
 /** One organization's audit. */
@@ -161,13 +164,13 @@ export function auditOrganization(
       channel: hook.channel,
       delivers: deliveryOf(viewOf(hook)),
       stacks: held,
-      adopt: found === "orphaned" ? webhookAdoption(hook) : undefined,
+      adopt: found === "orphaned" ? webhookAdoption(hook) : null,
       next:
         found === "orphaned"
           ? "in no stack's state, it uses a slot of the quota: adopt it, or deactivate it with --deactivate-orphans"
           : found === "conflict"
             ? conflictNext(held)
-            : undefined,
+            : null,
     };
   });
   const listedHooks = new Set(input.webhooks.items.map((w) => w.webhook_uuid));
@@ -188,7 +191,7 @@ export function auditOrganization(
           filters: object.filters ?? [],
         }),
         stacks: [holder],
-        adopt: undefined,
+        adopt: null,
         next: `no longer active: ${driftNext(holder)}`,
       });
     }
@@ -207,14 +210,14 @@ export function auditOrganization(
       domainName: domain.domain_name,
       status: unmanaged ? "unmanaged" : found,
       stacks: held,
-      adopt: found === "orphaned" ? domainAdoption(domain) : undefined,
+      adopt: found === "orphaned" ? domainAdoption(domain) : null,
       next: unmanaged
         ? `in no stack's state, but the host of ${inUse} active webhook${inUse === 1 ? "" : "s"} the stacks keep: adopt it`
         : found === "orphaned"
           ? "in no stack's state, and no webhook a stack keeps targets it: adopt it, or deactivate it with --deactivate-orphans"
           : found === "conflict"
             ? conflictNext(held)
-            : undefined,
+            : null,
     };
   });
   for (const state of input.stacks) {
@@ -226,7 +229,7 @@ export function auditOrganization(
         domainName: object.domainName,
         status: "drifted",
         stacks: [holder],
-        adopt: undefined,
+        adopt: null,
         next: `no longer registered: ${driftNext(holder)}`,
       });
     }
@@ -236,10 +239,19 @@ export function auditOrganization(
     stacks: input.stacks.map((s) => s.label),
     quota: { used: input.webhooks.items.length, limit: MAX_ACTIVE_WEBHOOKS },
     requests: { webhooks: input.webhooks.requests, domains: input.domains.requests },
-    webhooks,
-    domains,
+    webhooks: webhooks.sort(byStatus((w) => w.channel)),
+    domains: domains.sort(byStatus((d) => d.domainName ?? "")),
   };
 }
+
+const ORDER: readonly Status[] = ["conflict", "orphaned", "drifted", "unmanaged", "managed"];
+/** Findings first, then by what a reader recognises (channel or hostname), then by uuid. */
+const byStatus =
+  <T extends { status: Status; uuid: string }>(key: (o: T) => string) =>
+  (a: T, b: T) =>
+    ORDER.indexOf(a.status) - ORDER.indexOf(b.status) ||
+    key(a).localeCompare(key(b)) ||
+    a.uuid.localeCompare(b.uuid);
 
 /** How many objects of all organizations have each status. */
 export function summaryOf(organizations: readonly OrganizationAudit[]): Record<Status, number> {

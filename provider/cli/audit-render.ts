@@ -14,15 +14,6 @@ export interface AuditDocument {
   readonly exitCode: number;
 }
 
-const ORDER: readonly Status[] = ["conflict", "orphaned", "drifted", "unmanaged", "managed"];
-/** Findings first, then by what a reader recognises (channel or hostname), then by uuid. */
-const byStatus =
-  <T extends { status: Status; uuid: string }>(key: (o: T) => string) =>
-  (a: T, b: T) =>
-    ORDER.indexOf(a.status) - ORDER.indexOf(b.status) ||
-    key(a).localeCompare(key(b)) ||
-    a.uuid.localeCompare(b.uuid);
-
 const holders = (stacks: readonly Holder[]) =>
   stacks.length === 0 ? "" : `, in ${stacks.map((h) => `${h.stack} (\`${h.name}\`)`).join(" and ")}`;
 
@@ -40,18 +31,14 @@ function details(object: AuditedWebhook | AuditedDomain, kind: string): string[]
 
 function organizationLines(org: OrganizationAudit, deactivated: ReadonlySet<string>): string[] {
   const gone = (uuid: string) => (deactivated.has(uuid) ? " (deactivated now)" : "");
-  const webhooks = [...org.webhooks]
-    .sort(byStatus((w) => w.channel))
-    .flatMap((w) => [
-      `- **${w.status}** webhook \`${w.uuid}\`${gone(w.uuid)}: ${w.endpoint ?? "no endpoint recorded"}, ${w.delivers}${holders(w.stacks)}`,
-      ...details(w, "Webhook"),
-    ]);
-  const domains = [...org.domains]
-    .sort(byStatus((d) => d.domainName ?? ""))
-    .flatMap((d) => [
-      `- **${d.status}** domain ${d.domainName ?? "(no name recorded)"} \`${d.uuid}\`${gone(d.uuid)}${holders(d.stacks)}`,
-      ...details(d, "Domain"),
-    ]);
+  const webhooks = org.webhooks.flatMap((w) => [
+    `- **${w.status}** webhook \`${w.uuid}\`${gone(w.uuid)}: ${w.endpoint ?? "no endpoint recorded"}, ${w.delivers}${holders(w.stacks)}`,
+    ...details(w, "Webhook"),
+  ]);
+  const domains = org.domains.flatMap((d) => [
+    `- **${d.status}** domain ${d.domainName ?? "(no name recorded)"} \`${d.uuid}\`${gone(d.uuid)}${holders(d.stacks)}`,
+    ...details(d, "Domain"),
+  ]);
   return [
     `## Organization ${org.organization}`,
     "",

@@ -53,8 +53,8 @@ export interface QuotaReview {
     readonly endpoint: string;
     readonly delivers: string;
   }[];
-  /** Why a figure is missing. */
-  readonly missing: string | undefined;
+  /** Why a figure is missing, or what it leaves out; null when nothing is. */
+  readonly missing: string | null;
 }
 
 /** One organization's part of the report. */
@@ -196,8 +196,9 @@ function quotaOf(previews: readonly StackPreview[], live: LiveListing | undefine
         : live.webhooks
             .filter((w) => w.uuid !== undefined && !known.has(w.uuid))
             .map((w) => ({ uuid: w.uuid!, endpoint: endpointOf(w), delivers: deliveryOf(w) })),
-      missing:
-        missingSames && `${missingSames}; the webhooks none of the stacks knows of cannot be told apart`,
+      missing: missingSames
+        ? `${missingSames}; the webhooks none of the stacks knows of cannot be told apart`
+        : null,
     };
   }
   if (missingSames) {
@@ -217,7 +218,7 @@ function quotaOf(previews: readonly StackPreview[], live: LiveListing | undefine
     after: count(steps, ["same", "update", "replace", "create"]),
     peak: before + creates + overlapping,
     unknownToStacks: [],
-    missing: undefined,
+    missing: null,
   };
 }
 

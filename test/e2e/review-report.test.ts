@@ -146,6 +146,7 @@ describeUnderEngine("service-pulumi review under the real engine, from a packed 
       after: 5,
       peak: 8,
       unknownToStacks: [],
+      missing: null,
     });
     expect(json.organizations[0].stacks.map((s: { stack: string }) => s.stack)).toEqual([
       "service-e2e/dev",
