@@ -4,45 +4,38 @@
  * imported into a second stack (a conflict). Then `--deactivate-orphans --yes`, which touches only the
  * orphan, and, once the stacks are set right, an audit that exits 0. No output holds a secret.
  */
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type Consumer, createConsumer } from "../helpers/consumer";
 import { HOOKS_TOKEN, HOST } from "../helpers/fixtures";
-import { describeUnderEngine, PROGRAM_DIR, webhooksIn } from "./helpers/engine";
-import { servicePulumi } from "./helpers/service-pulumi";
+import { describeUnderEngine, webhooksIn } from "./helpers/engine";
+import { packedInstall, servicePulumi } from "./helpers/service-pulumi";
 import { devStack, useStage } from "./helpers/stage";
 
-const root = join(__dirname, "../..");
 const HOOK = `https://${HOST}/service/events`;
 
 describeUnderEngine("service-pulumi audit under the real engine, from a packed install", () => {
-  let consumer: Consumer;
+  let installed: string;
   const states = mkdtempSync(join(tmpdir(), "audit-states-"));
   // Installed before the sandbox starts (useStage): npm runs synchronously here.
   beforeAll(() => {
-    consumer = createConsumer(root);
-    for (const file of ["Pulumi.yaml", "index.js"]) cpSync(join(PROGRAM_DIR, file), join(consumer.dir, file));
+    installed = packedInstall();
   }, 240_000);
   afterAll(() => {
-    if (consumer) rmSync(consumer.dir, { recursive: true, force: true });
     rmSync(states, { recursive: true, force: true });
   });
   const stages = useStage();
 
   it("finds the orphan, the drift and the conflict; deactivates only the orphan; exits 0 once the stacks are set right", async () => {
     const stage = stages.current;
-    const dev = await devStack(
-      stage,
-      { webhooks: [{ name: "orders" }, { name: "gone" }] },
-      { at: consumer.dir },
-    );
+    const dev = await devStack(stage, { webhooks: [{ name: "orders" }, { name: "gone" }] });
     await dev.run(["up", "--yes"]);
     const staging = await devStack(
       stage,
       { webhooks: [{ name: "prints", kind: "fingerprint" }] },
-      { at: consumer.dir, backend: dev.backend, stack: "staging" },
+      // A second stack of the same project folder and backend, as in one infra repo.
+      { at: dev.dir, backend: dev.backend, stack: "staging" },
     );
     await staging.run(["up", "--yes"]);
     const uuidOf = async (project: typeof dev, name: string) =>
@@ -59,12 +52,12 @@ describeUnderEngine("service-pulumi audit under the real engine, from a packed i
     // staging's state, imported into a second stack: both now claim its webhook.
     const exported = join(states, "staging.json");
     writeFileSync(exported, (await staging.run(["stack", "export"])).stdout);
-    const copy = await devStack(stage, {}, { at: consumer.dir, backend: dev.backend, stack: "copy" });
+    const copy = await devStack(stage, {}, { at: dev.dir, backend: dev.backend, stack: "copy" });
     // --force: the state names stack staging, as a copied state does.
     await copy.run(["stack", "import", "--file", exported, "--force"]);
 
     const audit = (args: readonly string[]) =>
-      servicePulumi(consumer, ["audit", ...args], { cwd: consumer.dir, env: dev.env });
+      servicePulumi(installed, ["audit", ...args], { cwd: dev.dir, env: dev.env });
     const [domain] = (await stage.api("POST", "/v2/search/domains", { body: {} })).json.items as {
       domain_uuid: string;
     }[];
@@ -111,7 +104,7 @@ describeUnderEngine("service-pulumi audit under the real engine, from a packed i
     const devFile = join(states, "dev.json");
     writeFileSync(devFile, (await dev.run(["stack", "export"])).stdout);
     const fromFiles = await servicePulumi(
-      consumer,
+      installed,
       ["audit", "--json", "--state", devFile, "--state", exported],
       {
         cwd: states,

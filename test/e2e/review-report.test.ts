@@ -5,17 +5,15 @@
  * change; a stack at 10 of 10 with a replace; and --live, which lists the organization once and names the
  * webhook none of the stacks knows of. Each report is asserted line by line; no output holds a secret.
  */
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type Consumer, createConsumer } from "../helpers/consumer";
 import { EXAMPLES_HOST, HOOKS_TOKEN, HOST } from "../helpers/fixtures";
-import { describeUnderEngine, PROGRAM_DIR, type PulumiProject } from "./helpers/engine";
-import { servicePulumi } from "./helpers/service-pulumi";
+import { describeUnderEngine, type PulumiProject } from "./helpers/engine";
+import { packedInstall, servicePulumi } from "./helpers/service-pulumi";
 import { devStack, useStage } from "./helpers/stage";
 
-const root = join(__dirname, "../..");
 const ROTATED = "whsec-rotated-for-review-5c6d7e8f9a";
 const HOOK = `https://${HOST}/service/events`;
 const OVERLAP =
@@ -24,15 +22,13 @@ const FROM_STACKS =
   "Counted from the stacks in this report; webhooks they do not hold are not counted (add --live to list them).";
 
 describeUnderEngine("service-pulumi review under the real engine, from a packed install", () => {
-  let consumer: Consumer;
+  let installed: string;
   const previews = mkdtempSync(join(tmpdir(), "review-previews-"));
   // Installed before the sandbox starts (useStage): npm runs synchronously here.
   beforeAll(() => {
-    consumer = createConsumer(root);
-    for (const file of ["Pulumi.yaml", "index.js"]) cpSync(join(PROGRAM_DIR, file), join(consumer.dir, file));
+    installed = packedInstall();
   }, 240_000);
   afterAll(() => {
-    if (consumer) rmSync(consumer.dir, { recursive: true, force: true });
     rmSync(previews, { recursive: true, force: true });
   });
   const stages = useStage([HOOKS_TOKEN, ROTATED]);
@@ -45,24 +41,21 @@ describeUnderEngine("service-pulumi review under the real engine, from a packed 
     return path;
   }
   const review = (project: PulumiProject, args: readonly string[]) =>
-    servicePulumi(consumer, ["review", ...args], { cwd: project.dir, env: project.env });
+    servicePulumi(installed, ["review", ...args], { cwd: project.dir, env: project.env });
 
   it("reports two stacks of one organization: channel, filters, added, removed, deleteBeforeReplace; --live names an unknown webhook", async () => {
     const stage = stages.current;
-    const dev = await devStack(
-      stage,
-      {
-        webhooks: [
-          { name: "orders" },
-          { name: "prints", kind: "fingerprint" },
-          { name: "gone" },
-          { name: "careful", channel: "c1", deleteBeforeReplace: true },
-        ],
-      },
-      { at: consumer.dir },
-    );
+    const dev = await devStack(stage, {
+      webhooks: [
+        { name: "orders" },
+        { name: "prints", kind: "fingerprint" },
+        { name: "gone" },
+        { name: "careful", channel: "c1", deleteBeforeReplace: true },
+      ],
+    });
     await dev.run(["up", "--yes"]);
-    const staging = await devStack(stage, {}, { at: consumer.dir, backend: dev.backend, stack: "staging" });
+    // A second stack of the same project folder and backend, as in one infra repo.
+    const staging = await devStack(stage, {}, { at: dev.dir, backend: dev.backend, stack: "staging" });
     await staging.run(["up", "--yes"]);
     await dev.config(
       "webhooks",
@@ -164,7 +157,7 @@ describeUnderEngine("service-pulumi review under the real engine, from a packed 
         "service:hostOverrides": { [first]: stage.originUrl, [EXAMPLES_HOST]: stage.originUrl },
         domain: "true",
       },
-      { at: consumer.dir, stack: "domains" },
+      { stack: "domains" },
     );
     await project.run(["up", "--yes"]);
     await project.config("webhookSecret", ROTATED, true);
@@ -204,7 +197,7 @@ describeUnderEngine("service-pulumi review under the real engine, from a packed 
   it("reports a stack at 10 of 10 whose replace deletes first, from the stacks and --live", async () => {
     const stage = stages.current;
     const hooks = Array.from({ length: 10 }, (_, i) => ({ name: `hook-${i}`, channel: `channel-${i}` }));
-    const project = await devStack(stage, { webhooks: hooks }, { at: consumer.dir, stack: "full" });
+    const project = await devStack(stage, { webhooks: hooks }, { stack: "full" });
     await project.run(["up", "--yes"]);
     await project.config(
       "webhooks",
