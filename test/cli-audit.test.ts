@@ -276,3 +276,28 @@ describe("service-pulumi audit", () => {
     }
   });
 });
+
+describe("service-pulumi audit in a project's folder", () => {
+  it("reads a state's credentials from its stack config, else from the environment, saying so", async () => {
+    const folder = join(dir, "infra-folder");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "Pulumi.yaml"), "name: infra\nruntime: nodejs\n");
+    const dev = stateFile("dev", {});
+    // No Pulumi CLI to read the stack's config with.
+    vi.stubEnv("PATH", join(dir, "no-such-folder"));
+    const without = await runCli(["audit", "--state", dev], { cwd: folder });
+    expect(without.code).toBe(2);
+    expect(without.stderr).toBe(
+      "infra/dev: the Pulumi CLI is not on PATH: install it (https://www.pulumi.com/docs/install/), or give the state with --state and the token with --token.\n",
+    );
+    vi.stubEnv("SERVICE_API_TOKEN", HOOKS_TOKEN);
+    vi.stubEnv("SERVICE_BASE_URL", stage.sandbox.url);
+    const fromEnv = await runCli(["audit", "--state", dev], { cwd: folder });
+    expect(fromEnv.stderr).toBe(
+      "infra/dev: the Pulumi CLI is not on PATH: install it (https://www.pulumi.com/docs/install/), or give the state with --state and the token with --token; using SERVICE_API_TOKEN instead.\n",
+    );
+    // The listing ran with the environment's credentials (the domain no kept webhook targets is an orphan).
+    expect(fromEnv.stdout).toContain("## Organization acme");
+    expect(fromEnv.code).toBe(1);
+  });
+});

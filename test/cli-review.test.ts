@@ -3,18 +3,21 @@
  * runs it on the real engine's): each change and its delivery impact, line by line; the quota; what is
  * said when the JSON has no unchanged resources; one line per bad input; and never a secret.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { webhook as webhookDeclaration } from "../provider/registry";
+import { type Stage, startStage } from "./e2e/helpers/stage";
 import { runCli } from "./helpers/cli-io";
+import { HOOKS_TOKEN, OTHER_TOKEN, HOST as STAGE_HOST } from "./helpers/fixtures";
 
 const dir = mkdtempSync(join(tmpdir(), "cli-review-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const PLANTED = "whsec-planted-in-preview-9f8e7d";
-const HOOK = "https://hooks.acme.test/service/events";
+const HOST = STAGE_HOST;
+const HOOK = `https://${HOST}/service/events`;
 const WEBHOOK_TYPE = webhookDeclaration.token;
 
 interface Hook {
@@ -290,5 +293,77 @@ describe("service-pulumi review", () => {
     const help = await runCli(["review", "--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: service-pulumi review/);
+  });
+});
+
+describe("service-pulumi review --live", () => {
+  let stage: Stage;
+  beforeAll(async () => {
+    stage = await startStage();
+    await stage.registerHost();
+  });
+  afterAll(() => stage?.close());
+
+  async function hookOf(token: string, host: string): Promise<string> {
+    const created = await stage.api("POST", "/v2/webhooks", {
+      token,
+      body: {
+        endpoint: { type: "url", value: `https://${host}/service/events` },
+        secret_key: PLANTED,
+        channel: "by-hand",
+        filters: [{ key: "activity.name", value: "authentication" }],
+      },
+    });
+    return created.json.webhook_uuid as string;
+  }
+
+  it("reads the token from the environment when the stack's config is out of reach, and says so", async () => {
+    const byHand = await hookOf(HOOKS_TOKEN, HOST);
+    const file = previewFile("live.json", [stackStep("dev"), same("dev", "kept", { uuid: uuid(1) })]);
+    const missing = await runCli(["review", "--live", file], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(
+      /^infra\/dev: its token is in its stack config, which is read in project infra's folder, but .* is not that folder: give --cwd/,
+    );
+
+    vi.stubEnv("SERVICE_API_TOKEN", HOOKS_TOKEN);
+    vi.stubEnv("SERVICE_BASE_URL", stage.sandbox.url);
+    const mark = stage.mark();
+    const live = await runCli(["review", "--live", file], { cwd: dir });
+    expect(live.code).toBe(0);
+    expect(live.stderr).toMatch(
+      /^infra\/dev: its service:token is read in project infra's folder, not in .*; using SERVICE_API_TOKEN instead/,
+    );
+    expect(stage.callsSince(mark)).toBe(1);
+    expect(live.stdout).toContain(
+      "**Quota:** 1 of 10 webhooks after the change (9 left); up to 1 of 10 while the update runs.",
+    );
+    expect(live.stdout).toContain(`- \`${byHand}\`: ${HOOK}, authentication records on channel by-hand`);
+    expect(live.stdout + live.stderr).not.toContain(HOOKS_TOKEN);
+  });
+
+  it("refuses a token of another organization than the stack's webhooks", async () => {
+    const globex = "hooks.globex.test";
+    const start = await stage.api("POST", "/v2/domains/start_registration", {
+      token: OTHER_TOKEN,
+      body: { domain_name: globex },
+    });
+    const key = new URL(start.json.url as string).pathname;
+    mkdirSync(join(stage.filesDir, key, ".."), { recursive: true });
+    writeFileSync(join(stage.filesDir, key), start.json.register_token as string);
+    await stage.api("POST", "/v2/domains/finish_registration", {
+      token: OTHER_TOKEN,
+      body: { domain_name: globex, verifier: start.json.verifier },
+    });
+    await hookOf(OTHER_TOKEN, globex);
+    const file = previewFile("other.json", [stackStep("dev"), same("dev", "kept", { uuid: uuid(1) })]);
+    const run = await runCli(
+      ["review", "--live", "--token", OTHER_TOKEN, "--base-url", stage.sandbox.url, file],
+      { cwd: dir },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      "infra/dev: its webhooks belong to organization acme, but its token reaches organization globex: give acme's token (--token, the stack's service:token or SERVICE_API_TOKEN).\n",
+    );
   });
 });

@@ -20,7 +20,7 @@ import {
   summaryOf,
 } from "./audit-model";
 import { type AuditDocument, auditMarkdown } from "./audit-render";
-import { type CredentialFlags, clientForStack } from "./credentials";
+import { type CredentialFlags, clientForStack, configInFolder } from "./credentials";
 import { CliFailure, EXIT } from "./failure";
 import type { CommandIo } from "./io";
 import { type Listing, listDomains, listWebhooks, organizationListed } from "./listing";
@@ -58,7 +58,8 @@ Stacks:
                           is refused.
 
 Credentials, resolved as the provider resolves them:
-  --token <token>         The API token. Else, with --stacks, the stack's service:token; else SERVICE_API_TOKEN.
+  --token <token>         The API token. Else the stack's service:token (with --stacks, or a --state in its
+                          project's folder); else SERVICE_API_TOKEN.
   --base-url <url>        The API base URL. Else the stack's service:baseUrl, SERVICE_BASE_URL, or the
                           local sandbox.
 
@@ -109,7 +110,9 @@ function loadStacks(values: Record<string, unknown>, io: CommandIo, flags: Crede
   const stacks: AuditedStack[] = [];
   for (const file of (values.state as string[] | undefined) ?? []) {
     const state = readStateFile(file, io, folderProject, cwd);
-    stacks.push({ state, client: clientForStack(state.label, flags, {}) });
+    // In its project's folder, a state's stack config gives its credentials, as it does the provider's.
+    const config = flags.token === undefined ? configInFolder(cwd, state, io) : undefined;
+    stacks.push({ state, client: clientForStack(state.label, flags, config ?? {}) });
   }
   const names = ((values.stacks as string | undefined) ?? "")
     .split(",")

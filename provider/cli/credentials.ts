@@ -9,6 +9,8 @@ import { credentialsOf } from "../client/config";
 import { clientFor } from "../lifecycle/clients";
 import { configureFromStack, STACK_KEYS } from "../lifecycle/stack-config";
 import { CliFailure } from "./failure";
+import type { CommandIo } from "./io";
+import { projectIn, stackConfig } from "./pulumi-cli";
 
 /** What the command line says about credentials. */
 export interface CredentialFlags {
@@ -44,5 +46,26 @@ export function clientForStack(
     return clientFor({});
   } catch (error) {
     throw new CliFailure(`${label}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The config of `project/stack` as the provider reads it, when `cwd` is that project's folder: read with
+ * `pulumi config --show-secrets --json`. Undefined when `cwd` is another folder. When it cannot be read
+ * (no such stack in the backend, no passphrase) and SERVICE_API_TOKEN is set, the environment's token is
+ * used, as the provider would without stack config, and stderr says so; else the failure names the stack.
+ */
+export function configInFolder(
+  cwd: string,
+  state: { readonly project: string; readonly stack: string; readonly label: string },
+  io: CommandIo,
+): Record<string, string> | undefined {
+  if (projectIn(cwd) !== state.project) return undefined;
+  try {
+    return stackConfig(cwd, state.stack, state.label);
+  } catch (error) {
+    if (credentialsOf({}).token === undefined) throw error;
+    io.stderr(`${(error as Error).message.replace(/\.$/, "")}; using SERVICE_API_TOKEN instead.\n`);
+    return undefined;
   }
 }

@@ -4,14 +4,15 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { credentialsOf } from "../client/config";
 import { parseCommand } from "./args";
-import { BASE_URL_KEY, clientForStack, TOKEN_KEY } from "./credentials";
+import { BASE_URL_KEY, clientForStack, configInFolder, TOKEN_KEY } from "./credentials";
 import { CliFailure, EXIT } from "./failure";
 import type { CommandIo } from "./io";
 import { listWebhooks, organizationListed } from "./listing";
 import { filterViews } from "./objects";
 import { readPreview, type StackPreview } from "./preview-json";
-import { projectIn, stackConfig } from "./pulumi-cli";
+import { projectIn } from "./pulumi-cli";
 import { type LiveListing, organizationOf, reviewOf } from "./review-model";
 import { reviewMarkdown } from "./review-render";
 
@@ -66,6 +67,7 @@ async function liveListings(
   previews: readonly StackPreview[],
   flags: { token?: string | undefined; baseUrl?: string | undefined },
   cwd: string,
+  io: CommandIo,
 ): Promise<Map<string, LiveListing>> {
   const byStack = new Map<string, LiveListing>();
   const byOrganization = new Map<string, LiveListing>();
@@ -81,14 +83,17 @@ async function liveListings(
     if (typeof baseUrl === "string") config[BASE_URL_KEY] = baseUrl;
     // The preview masks the token: read it where the provider does, from the stack's config.
     if (flags.token === undefined && preview.config[TOKEN_KEY] !== undefined) {
-      const project = projectIn(cwd);
-      if (project !== preview.project) {
+      const token = configInFolder(cwd, preview, io)?.[TOKEN_KEY];
+      if (token !== undefined) config[TOKEN_KEY] = token;
+      else if (credentialsOf({}).token === undefined) {
         throw new CliFailure(
-          `${preview.label}: its token is in its stack config, which is read in project ${preview.project}'s folder, but ${cwd} holds ${project === undefined ? "no Pulumi project" : `project ${project}`}: give --cwd <${preview.project}'s folder>, or --token.`,
+          `${preview.label}: its token is in its stack config, which is read in project ${preview.project}'s folder, but ${cwd} is not that folder: give --cwd <${preview.project}'s folder>, --token, or SERVICE_API_TOKEN.`,
+        );
+      } else if (projectIn(cwd) !== preview.project) {
+        io.stderr(
+          `${preview.label}: its service:token is read in project ${preview.project}'s folder, not in ${cwd}; using SERVICE_API_TOKEN instead (give --cwd to use the stack's).\n`,
         );
       }
-      const token = stackConfig(cwd, preview.stack, preview.label)[TOKEN_KEY];
-      if (token !== undefined) config[TOKEN_KEY] = token;
     }
     const client = clientForStack(preview.label, flags, config);
     const webhooks = await listWebhooks(client, preview.label);
@@ -101,6 +106,11 @@ async function liveListings(
         filters: filterViews(w.filters),
       })),
     };
+    if (known !== undefined && live.organization !== undefined && live.organization !== known) {
+      throw new CliFailure(
+        `${preview.label}: its webhooks belong to organization ${known}, but its token reaches organization ${live.organization}: give ${known}'s token (--token, the stack's service:token or SERVICE_API_TOKEN).`,
+      );
+    }
     byStack.set(preview.label, live);
     const organization = known ?? live.organization;
     if (organization !== undefined) byOrganization.set(organization, live);
@@ -136,7 +146,7 @@ export async function runReview(argv: readonly string[], io: CommandIo): Promise
     token: values.token as string | undefined,
     baseUrl: values["base-url"] as string | undefined,
   };
-  const live = values.live ? await liveListings(previews, flags, cwd) : undefined;
+  const live = values.live ? await liveListings(previews, flags, cwd, io) : undefined;
   const review = reviewOf(previews, live);
   io.stdout(format === "json" ? `${JSON.stringify(review, null, 2)}\n` : reviewMarkdown(review));
   return EXIT.clean;
