@@ -255,6 +255,23 @@ describe("service-pulumi review", () => {
     const other = join(dir, "other.json");
     writeFileSync(other, JSON.stringify({ hello: "world" }));
     const twice = previewFile("twice.json", [stackStep("dev")]);
+    // What the engine writes when the preview fails: the steps up to the failure, and the error.
+    const failed = join(dir, "failed.json");
+    writeFileSync(
+      failed,
+      JSON.stringify({
+        steps: [stackStep("dev")],
+        diagnostics: [
+          {
+            urn: urnOf("dev", WEBHOOK_TYPE, "hook-3"),
+            message:
+              "error: pulumi-nodejs:dynamic/service:Webhook resource 'hook-3' has a problem: it needs an 11th slot\n",
+            severity: "error",
+          },
+        ],
+        changeSummary: { same: 1 },
+      }),
+    );
     const cases: [string[], RegExp][] = [
       [
         ["review", notJson],
@@ -267,6 +284,10 @@ describe("service-pulumi review", () => {
         /missing\.json: cannot be read \(ENOENT\): give a file written by/,
       ],
       [["review", twice, twice], /twice\.json: a second preview of infra\/dev/],
+      [
+        ["review", failed],
+        /^.*failed\.json: the preview failed \(pulumi-nodejs:dynamic\/service:Webhook resource 'hook-3' has a problem: it needs an 11th slot\): fix what it says, then preview again\.\n$/,
+      ],
       [["review", "--format", "html", twice], /--format html is not a format: give markdown or json/],
       [
         ["review", "--bogus"],

@@ -110,7 +110,10 @@ export function readPreview(file: string, text: string): StackPreview {
   const failed = (preview.diagnostics ?? []).find((d) => d.severity === "error");
   if (failed) {
     throw new CliFailure(
-      `${file}: the preview failed (${(failed.message ?? "").trim().split("\n")[0]}): fix what it says, then preview again.`,
+      `${file}: the preview failed (${(failed.message ?? "")
+        .trim()
+        .split("\n")[0]!
+        .replace(/^error: /, "")}): fix what it says, then preview again.`,
     );
   }
   const stacks = new Set(
