@@ -4,7 +4,7 @@
  * imported into a second stack (a conflict). Then `--deactivate-orphans --yes`, which touches only the
  * orphan, and, once the stacks are set right, an audit that exits 0. No output holds a secret.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -131,5 +131,38 @@ describeUnderEngine("service-pulumi audit under the real engine, from a packed i
     expect(clean.stdout).toContain(
       "Clean: every active webhook and registered domain is in exactly one stack's state, and every one in a state is active. Exit code 0.",
     );
+  });
+
+  it("reads the provider plugin's Webhook and Domain alike", async () => {
+    const stage = stages.current;
+    // The plugin program, in a folder whose node_modules is the packed install's.
+    const dir = mkdtempSync(join(states, "plugin-"));
+    for (const file of ["Pulumi.yaml", "index.ts", "tsconfig.json"]) {
+      cpSync(join(__dirname, "plugin-program", file), join(dir, file));
+    }
+    cpSync(join(installed, "package.json"), join(dir, "package.json"));
+    symlinkSync(join(installed, "node_modules"), join(dir, "node_modules"));
+    const host = "other.acme.test";
+    const project = await devStack(
+      stage,
+      { host, "service:hostOverrides": { [host]: stage.originUrl }, domain: "true" },
+      { at: dir, stack: "plugin" },
+    );
+    await project.run(["up", "--yes"]);
+    const state = await project.exported();
+    const uuidOf = (type: string) => state.deployment.resources?.find((r) => r.type === type)?.id;
+    const run = await servicePulumi(installed, ["audit", "--stacks", "plugin"], {
+      cwd: dir,
+      env: project.env,
+    });
+    expect(run.stderr).toBe("");
+    const lines = run.stdout.split("\n");
+    expect(lines).toContain(
+      `- **managed** webhook \`${uuidOf("service:index:Webhook")}\`: https://${host}/service/events, authentication records on channel orders, in service-plugin-e2e/plugin (\`orders\`)`,
+    );
+    expect(lines).toContain(
+      `- **managed** domain ${host} \`${uuidOf("service:index:DomainVerification")}\`, in service-plugin-e2e/plugin (\`hooks\`)`,
+    );
+    await project.run(["destroy", "--yes"]);
   });
 });
