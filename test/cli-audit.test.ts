@@ -233,17 +233,7 @@ describe("service-pulumi audit", () => {
     );
     // Once globex has a domain, its name is known, and the message says which organization the token reaches.
     const globexHost = "hooks.globex.test";
-    const start = await stage.api("POST", "/v2/domains/start_registration", {
-      token: OTHER_TOKEN,
-      body: { domain_name: globexHost },
-    });
-    const key = new URL(start.json.url as string).pathname;
-    mkdirSync(join(stage.filesDir, key, ".."), { recursive: true });
-    writeFileSync(join(stage.filesDir, key), start.json.register_token as string);
-    await stage.api("POST", "/v2/domains/finish_registration", {
-      token: OTHER_TOKEN,
-      body: { domain_name: globexHost, verifier: start.json.verifier },
-    });
+    await stage.registerHost(globexHost, OTHER_TOKEN);
     const other = await runCli(
       ["audit", "--token", OTHER_TOKEN, "--base-url", stage.sandbox.url, "--state", dev],
       { cwd: dir },

@@ -3,7 +3,7 @@
  * runs it on the real engine's): each change and its delivery impact, line by line; the quota; what is
  * said when the JSON has no unchanged resources; one line per bad input; and never a secret.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -365,17 +365,7 @@ describe("service-pulumi review --live", () => {
 
   it("refuses a token of another organization than the stack's webhooks", async () => {
     const globex = "hooks.globex.test";
-    const start = await stage.api("POST", "/v2/domains/start_registration", {
-      token: OTHER_TOKEN,
-      body: { domain_name: globex },
-    });
-    const key = new URL(start.json.url as string).pathname;
-    mkdirSync(join(stage.filesDir, key, ".."), { recursive: true });
-    writeFileSync(join(stage.filesDir, key), start.json.register_token as string);
-    await stage.api("POST", "/v2/domains/finish_registration", {
-      token: OTHER_TOKEN,
-      body: { domain_name: globex, verifier: start.json.verifier },
-    });
+    await stage.registerHost(globex, OTHER_TOKEN);
     await hookOf(OTHER_TOKEN, globex);
     const file = previewFile("other.json", [stackStep("dev"), same("dev", "kept", { uuid: uuid(1) })]);
     const run = await runCli(

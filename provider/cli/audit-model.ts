@@ -134,6 +134,19 @@ const driftNext = (holder: Holder) => {
   return `run \`pulumi refresh --stack ${stack}\` in project ${project}'s folder, which drops it from the state (the next \`pulumi up\` creates it again)`;
 };
 
+/** The objects of `kind` that `stacks` hold but the listing did not show: drifted. */
+function unlisted(
+  stacks: readonly StackState[],
+  kind: StateObject["kind"],
+  listed: ReadonlySet<string>,
+): [Holder, StateObject][] {
+  return stacks.flatMap((state) =>
+    state.objects
+      .filter((o) => o.kind === kind && !listed.has(o.uuid))
+      .map((o): [Holder, StateObject] => [holderOf(state, o), o]),
+  );
+}
+
 const viewOf = (hook: Webhook): WebhookView => ({
   uuid: hook.webhook_uuid,
   endpoint: hook.endpoint.value,
@@ -174,27 +187,23 @@ export function auditOrganization(
     };
   });
   const listedHooks = new Set(input.webhooks.items.map((w) => w.webhook_uuid));
-  const listedDomains = new Set(input.domains.items.map((d) => d.domain_uuid));
-  for (const state of input.stacks) {
-    for (const object of state.objects) {
-      if (object.kind !== "webhook" || listedHooks.has(object.uuid)) continue;
-      const holder = holderOf(state, object);
-      webhooks.push({
-        uuid: object.uuid,
-        status: "drifted",
-        endpoint: object.endpoint,
-        channel: object.channel ?? "default",
-        delivers: deliveryOf({
-          uuid: object.uuid,
-          endpoint: object.endpoint,
-          channel: object.channel ?? "default",
-          filters: object.filters ?? [],
-        }),
-        stacks: [holder],
-        adopt: null,
-        next: `no longer active: ${driftNext(holder)}`,
-      });
-    }
+  for (const [holder, object] of unlisted(input.stacks, "webhook", listedHooks)) {
+    const view = {
+      uuid: object.uuid,
+      endpoint: object.endpoint,
+      channel: object.channel ?? "default",
+      filters: object.filters ?? [],
+    };
+    webhooks.push({
+      uuid: object.uuid,
+      status: "drifted",
+      endpoint: object.endpoint,
+      channel: view.channel,
+      delivers: deliveryOf(view),
+      stacks: [holder],
+      adopt: null,
+      next: `no longer active: ${driftNext(holder)}`,
+    });
   }
   // A domain is in use when a webhook that a stack keeps targets it; orphaned webhooks do not count.
   const kept = input.webhooks.items.filter((w) => holders.has(w.webhook_uuid));
@@ -220,19 +229,16 @@ export function auditOrganization(
             : null,
     };
   });
-  for (const state of input.stacks) {
-    for (const object of state.objects) {
-      if (object.kind !== "domain" || listedDomains.has(object.uuid)) continue;
-      const holder = holderOf(state, object);
-      domains.push({
-        uuid: object.uuid,
-        domainName: object.domainName,
-        status: "drifted",
-        stacks: [holder],
-        adopt: null,
-        next: `no longer registered: ${driftNext(holder)}`,
-      });
-    }
+  const listedDomains = new Set(input.domains.items.map((d) => d.domain_uuid));
+  for (const [holder, object] of unlisted(input.stacks, "domain", listedDomains)) {
+    domains.push({
+      uuid: object.uuid,
+      domainName: object.domainName,
+      status: "drifted",
+      stacks: [holder],
+      adopt: null,
+      next: `no longer registered: ${driftNext(holder)}`,
+    });
   }
   return {
     organization: input.organization,

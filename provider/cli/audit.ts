@@ -207,24 +207,13 @@ async function deactivateOrphans(
   confirmed: boolean,
 ): Promise<AuditDocument["deactivated"]> {
   const done = { webhooks: [] as string[], domains: [] as string[] };
-  const orphans = audits.flatMap((audit, i) => [
-    ...audit.webhooks
-      .filter((w) => w.status === "orphaned")
-      .map((w) => ({
-        audit,
-        client: reached[i]!.client,
-        kind: "webhook" as const,
-        object: w as AuditedWebhook | AuditedDomain,
-      })),
-    ...audit.domains
-      .filter((d) => d.status === "orphaned")
-      .map((d) => ({
-        audit,
-        client: reached[i]!.client,
-        kind: "domain" as const,
-        object: d as AuditedWebhook | AuditedDomain,
-      })),
-  ]);
+  const orphans = audits.flatMap((audit, i) =>
+    (["webhook", "domain"] as const).flatMap((kind) =>
+      (kind === "webhook" ? audit.webhooks : audit.domains)
+        .filter((o: AuditedWebhook | AuditedDomain) => o.status === "orphaned")
+        .map((object) => ({ audit, client: reached[i]!.client, kind, object })),
+    ),
+  );
   if (orphans.length === 0) return done;
   const names = [...new Set(orphans.map((o) => o.audit.organization))].join(", ");
   const question = `Deactivate ${orphans.length} orphaned webhook(s) and domain(s) of ${names}? There is no way back.`;

@@ -10,6 +10,26 @@ import { DOMAIN_COMPONENT_TYPE } from "../domain/declaration";
 import { domainVerification, webhook } from "../registry";
 import type { UrnParts } from "./urn";
 
+/**
+ * A resource's state as Pulumi writes it, in a preview's steps and in a stack export alike: the members
+ * the commands read first (its properties are then read through WebhookProps or DomainProps).
+ */
+export const ResourceState = z.looseObject({
+  urn: z.string(),
+  type: z.string(),
+  id: z.string().optional(),
+  parent: z.string().optional(),
+  inputs: z.record(z.string(), z.unknown()).nullish(),
+  outputs: z.record(z.string(), z.unknown()).nullish(),
+});
+export type ResourceState = z.output<typeof ResourceState>;
+
+/** A state's inputs and outputs as one record, outputs first: what the service answered wins. */
+export const propertiesOf = (state: ResourceState): Record<string, unknown> => ({
+  ...state.inputs,
+  ...state.outputs,
+});
+
 /** What kind of object a resource stands for, by its type token; undefined for anything else. */
 export function objectKind(type: string): "webhook" | "domain" | undefined {
   if (type === webhook.token || type === webhook.pluginToken) return "webhook";

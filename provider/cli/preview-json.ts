@@ -7,18 +7,14 @@
  */
 import { z } from "zod";
 import { CliFailure } from "./failure";
-import { DomainProps, objectKind, objectName, WebhookProps } from "./objects";
+import { readJsonInput } from "./json-input";
+import { DomainProps, objectKind, objectName, propertiesOf, ResourceState, WebhookProps } from "./objects";
 import { parseUrn, stackLabel } from "./urn";
 
-const State = z.looseObject({
-  urn: z.string(),
-  type: z.string(),
-  id: z.string().optional(),
-  parent: z.string().optional(),
+/** A step's old or new state, with the markers of a replace's order. */
+const State = ResourceState.extend({
   delete: z.boolean().optional(),
   pendingReplacement: z.boolean().optional(),
-  inputs: z.record(z.string(), z.unknown()).optional(),
-  outputs: z.record(z.string(), z.unknown()).optional(),
 });
 
 const Step = z.looseObject({
@@ -88,25 +84,15 @@ const NEXT = "give the output of `pulumi preview --json --show-sames` (one file 
 
 /** Reads one preview's JSON text; `file` names it in every failure. */
 export function readPreview(file: string, text: string): StackPreview {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new CliFailure(`${file}: not JSON (${(error as Error).message}): ${NEXT}.`);
-  }
-  if (typeof json === "object" && json !== null && "deployment" in json) {
-    throw new CliFailure(
-      `${file}: a stack's state (\`pulumi stack export\`), not a preview's JSON: ${NEXT}; audit reads states.`,
-    );
-  }
-  const parsed = PreviewJson.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new CliFailure(
-      `${file}: not the JSON of a Pulumi preview (${issue.path.join(".") || "the document"}: ${issue.message}): ${NEXT}.`,
-    );
-  }
-  const preview = parsed.data;
+  const preview = readJsonInput(file, text, {
+    schema: PreviewJson,
+    what: "the JSON of a Pulumi preview",
+    next: NEXT,
+    other: {
+      member: "deployment",
+      says: "a stack's state (`pulumi stack export`), not a preview's JSON; audit reads states",
+    },
+  });
   const failed = (preview.diagnostics ?? []).find((d) => d.severity === "error");
   if (failed) {
     throw new CliFailure(
@@ -150,12 +136,10 @@ function objectStep(step: z.output<typeof Step>): ObjectStep[] {
   const op = OPS[step.op];
   if (!urn || !kind || !op) return [];
   const parentName = state?.parent ? parseUrn(state.parent)?.name : undefined;
-  const props = (s: z.output<typeof State> | undefined) => (s ? { ...s.inputs, ...s.outputs } : undefined);
   const schema = kind === "webhook" ? WebhookProps : DomainProps;
   const read = (s: z.output<typeof State> | undefined) => {
-    const p = props(s);
     // A member the program made secret as a whole arrives as "[secret]": it is then left unread.
-    return p === undefined ? undefined : (schema.safeParse(p).data ?? {});
+    return s === undefined ? undefined : (schema.safeParse(propertiesOf(s)).data ?? {});
   };
   return [
     {

@@ -6,21 +6,22 @@
  */
 import { z } from "zod";
 import { CliFailure } from "./failure";
-import { DomainProps, type FilterView, filterViews, objectKind, objectName, WebhookProps } from "./objects";
+import { readJsonInput } from "./json-input";
+import {
+  DomainProps,
+  type FilterView,
+  filterViews,
+  objectKind,
+  objectName,
+  propertiesOf,
+  ResourceState,
+  WebhookProps,
+} from "./objects";
 import { parseUrn, stackLabel } from "./urn";
-
-const Resource = z.looseObject({
-  urn: z.string(),
-  type: z.string(),
-  id: z.string().optional(),
-  parent: z.string().optional(),
-  inputs: z.record(z.string(), z.unknown()).nullish(),
-  outputs: z.record(z.string(), z.unknown()).nullish(),
-});
 
 const StackExport = z.looseObject({
   version: z.number(),
-  deployment: z.looseObject({ resources: z.array(Resource).nullish() }),
+  deployment: z.looseObject({ resources: z.array(ResourceState).nullish() }),
 });
 
 /** A Webhook or Domain a state holds. */
@@ -63,23 +64,13 @@ export function readState(
   text: string,
   exported?: { project: string; stack: string },
 ): StackState {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new CliFailure(`${source}: not JSON (${(error as Error).message}): ${NEXT}.`);
-  }
-  if (typeof json === "object" && json !== null && "steps" in json) {
-    throw new CliFailure(`${source}: a preview's JSON, not a stack's state: ${NEXT}; review reads previews.`);
-  }
-  const parsed = StackExport.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new CliFailure(
-      `${source}: not a stack's state (${issue.path.join(".") || "the document"}: ${issue.message}): ${NEXT}.`,
-    );
-  }
-  const resources = parsed.data.deployment.resources ?? [];
+  const state = readJsonInput(source, text, {
+    schema: StackExport,
+    what: "a stack's state",
+    next: NEXT,
+    other: { member: "steps", says: "a preview's JSON, not a stack's state; review reads previews" },
+  });
+  const resources = state.deployment.resources ?? [];
   const first = exported ?? resources.map((r) => parseUrn(r.urn)).find((u) => u !== undefined);
   if (!first)
     throw new CliFailure(`${source}: the state holds no resource, so its stack is unknown: ${NEXT}.`);
@@ -92,11 +83,11 @@ export function readState(
   };
 }
 
-function stateObject(resource: z.output<typeof Resource>): StateObject[] {
+function stateObject(resource: ResourceState): StateObject[] {
   const kind = objectKind(resource.type);
   const urn = parseUrn(resource.urn);
   if (!kind || !urn) return [];
-  const props = { ...resource.inputs, ...resource.outputs };
+  const props = propertiesOf(resource);
   const name = objectName(urn, resource.parent ? parseUrn(resource.parent)?.name : undefined);
   if (kind === "webhook") {
     const hook = WebhookProps.safeParse(props).data ?? {};
