@@ -4,7 +4,7 @@
  * listing of each kind, the adopt commands, deactivating orphans only when asked, the exit codes, one line
  * per failure (another project, another organization's token, 503 and 429), and never a secret.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -240,9 +240,23 @@ describe("service-pulumi audit", () => {
     );
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(
-      /infra-dev\.json: infra\/dev's state holds webhooks of organization acme, but its token reaches organization globex: give acme's token/,
+      /infra-dev\.json: infra\/dev's state holds objects of organization acme, but its token reaches organization globex: give acme's token/,
     );
     expect(other.stderr).not.toContain(OTHER_TOKEN);
+  });
+
+  it("leaves out, and names, what a stack's resources reach in another organization with their own connection", async () => {
+    const orders = await createHook("orders");
+    const path = stateFile("fleet", { orders, theirs: "00000000-0000-4000-8000-000000000001" });
+    const state = JSON.parse(readFileSync(path, "utf8"));
+    state.deployment.resources[2].outputs.owner.organization = "globex";
+    writeFileSync(path, JSON.stringify(state));
+    const run = await audit(["--state", path]);
+    expect(run.stderr).toBe(
+      "infra/fleet: 1 of its objects belong to globex, which its token does not reach (their resources give their own connection): not audited here; audit them with that organization's token (--token).\n",
+    );
+    expect(run.stdout).toContain(`- **managed** webhook \`${orders}\``);
+    expect(run.stdout).not.toContain("drifted");
   });
 
   it("reports a 503 or a 429 the retries did not get past in one line, exit 2", async () => {

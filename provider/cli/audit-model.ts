@@ -134,15 +134,21 @@ const driftNext = (holder: Holder) => {
   return `run \`pulumi refresh --stack ${stack}\` in project ${project}'s folder, which drops it from the state (the next \`pulumi up\` creates it again)`;
 };
 
-/** The objects of `kind` that `stacks` hold but the listing did not show: drifted. */
+/**
+ * The objects of `kind` of `organization` (or of none recorded) that `stacks` hold but its listing did not
+ * show: drifted. An object of another organization is not in this listing by design.
+ */
 function unlisted(
   stacks: readonly StackState[],
   kind: StateObject["kind"],
+  organization: string,
   listed: ReadonlySet<string>,
 ): [Holder, StateObject][] {
   return stacks.flatMap((state) =>
     state.objects
-      .filter((o) => o.kind === kind && !listed.has(o.uuid))
+      .filter(
+        (o) => o.kind === kind && (o.organization ?? organization) === organization && !listed.has(o.uuid),
+      )
       .map((o): [Holder, StateObject] => [holderOf(state, o), o]),
   );
 }
@@ -187,7 +193,7 @@ export function auditOrganization(
     };
   });
   const listedHooks = new Set(input.webhooks.items.map((w) => w.webhook_uuid));
-  for (const [holder, object] of unlisted(input.stacks, "webhook", listedHooks)) {
+  for (const [holder, object] of unlisted(input.stacks, "webhook", input.organization, listedHooks)) {
     const view = {
       uuid: object.uuid,
       endpoint: object.endpoint,
@@ -230,7 +236,7 @@ export function auditOrganization(
     };
   });
   const listedDomains = new Set(input.domains.items.map((d) => d.domain_uuid));
-  for (const [holder, object] of unlisted(input.stacks, "domain", listedDomains)) {
+  for (const [holder, object] of unlisted(input.stacks, "domain", input.organization, listedDomains)) {
     domains.push({
       uuid: object.uuid,
       domainName: object.domainName,

@@ -156,8 +156,37 @@ interface Reached {
   domains: Listing<Domain>;
 }
 
+/**
+ * Whether a stack's credentials reach the organization its state records: refused when none of its
+ * objects belongs to the organization the token reaches. Objects of other organizations (resources with a
+ * `connection` of their own) are left out of this audit, and stderr says so.
+ */
+function checkOrganization(state: StackState, listed: string | undefined, io: CommandIo): void {
+  const owners = [...new Set(state.objects.flatMap((o) => (o.organization ? [o.organization] : [])))];
+  const refer = (owner: string) =>
+    `give ${owner}'s token (--token, the stack's service:token or SERVICE_API_TOKEN)`;
+  if (listed === undefined && state.objects.length > 0) {
+    const owner = owners[0] ?? "another organization";
+    throw new CliFailure(
+      `${state.source}: the token reaches an organization with no active webhook and no registered domain, but ${state.label}'s state holds ${state.objects.length} of ${owner}'s: ${refer(owner)}, or, if they were all deactivated out of band, run \`pulumi refresh --stack ${state.stack}\` in project ${state.project}'s folder.`,
+    );
+  }
+  if (listed !== undefined && owners.length > 0 && !owners.includes(listed)) {
+    throw new CliFailure(
+      `${state.source}: ${state.label}'s state holds objects of organization ${owners.join(" and ")}, but its token reaches organization ${listed}: ${refer(owners[0]!)}.`,
+    );
+  }
+  const elsewhere = state.objects.filter((o) => o.organization !== undefined && o.organization !== listed);
+  if (elsewhere.length > 0) {
+    const names = [...new Set(elsewhere.map((o) => o.organization))].join(", ");
+    io.stderr(
+      `${state.label}: ${elsewhere.length} of its objects belong to ${names}, which its token does not reach (their resources give their own connection): not audited here; audit them with that organization's token (--token).\n`,
+    );
+  }
+}
+
 /** One listing pass of each kind per set of credentials, checked against the organization the states record. */
-async function reachOrganizations(stacks: readonly AuditedStack[]): Promise<Reached[]> {
+async function reachOrganizations(stacks: readonly AuditedStack[], io: CommandIo): Promise<Reached[]> {
   const byCredentials = new Map<string, AuditedStack[]>();
   for (const stack of stacks) {
     const key = credentialKey(stack.client);
@@ -169,20 +198,7 @@ async function reachOrganizations(stacks: readonly AuditedStack[]): Promise<Reac
     const webhooks = await listWebhooks(first.client, first.state.label);
     const domains = await listDomains(first.client, first.state.label);
     const listed = organizationListed(webhooks.items, domains.items);
-    for (const { state } of group) {
-      const recorded = state.objects.find((o) => o.organization !== undefined && o.organization !== listed);
-      if (listed !== undefined && recorded) {
-        throw new CliFailure(
-          `${state.source}: ${state.label}'s state holds ${recorded.kind}s of organization ${recorded.organization}, but its token reaches organization ${listed}: give ${recorded.organization}'s token (--token, the stack's service:token or SERVICE_API_TOKEN).`,
-        );
-      }
-      if (listed === undefined && state.objects.length > 0) {
-        const owner = state.objects.find((o) => o.organization)?.organization ?? "another organization";
-        throw new CliFailure(
-          `${state.source}: the token reaches an organization with no active webhook and no registered domain, but ${state.label}'s state holds ${state.objects.length} of ${owner}'s: give ${owner}'s token (--token, the stack's service:token or SERVICE_API_TOKEN), or, if they were all deactivated out of band, run \`pulumi refresh --stack ${state.stack}\` in project ${state.project}'s folder.`,
-        );
-      }
-    }
+    for (const { state } of group) checkOrganization(state, listed, io);
     const organization =
       listed ?? `(the organization of ${first.state.label}'s token, which has no webhook or domain)`;
     const known = reached.get(organization);
@@ -253,7 +269,7 @@ export async function runAudit(argv: readonly string[], io: CommandIo): Promise<
   }
   const flags = { token: values.token, baseUrl: values["base-url"] };
   const stacks = loadStacks(values, io, flags);
-  const reached = await reachOrganizations(stacks);
+  const reached = await reachOrganizations(stacks, io);
   const states = stacks.map((s) => s.state);
   const audits = reached.map((r) => auditOrganization(r, states));
   const deactivated = values["deactivate-orphans"]
