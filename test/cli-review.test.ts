@@ -233,6 +233,28 @@ describe("service-pulumi review", () => {
     );
   });
 
+  it("reports a stack whose resources reach two organizations under each, with each one's quota", async () => {
+    const theirs = same("dev", "theirs", { uuid: uuid(2) });
+    for (const state of [theirs.oldState, theirs.newState] as {
+      outputs: { owner: { organization: string } };
+    }[]) {
+      state.outputs.owner = { ...state.outputs.owner, organization: "globex" };
+    }
+    const file = previewFile("two-organizations.json", [
+      stackStep("dev"),
+      same("dev", "ours", { uuid: uuid(1) }),
+      theirs,
+      create("dev", "added", {}),
+    ]);
+    const run = await runCli(["review", file]);
+    const sections = run.stdout.split("## Organization ").slice(1);
+    expect(sections.map((section) => section.split("\n")[0])).toEqual(["acme", "globex"]);
+    expect(sections[0]).toContain("**Quota:** 2 of 10 webhooks after the change (8 left)");
+    expect(sections[0]).toContain("- **Create** Webhook `added`");
+    expect(sections[1]).toContain("**Quota:** 1 of 10 webhooks after the change (9 left)");
+    expect(sections[1]).toContain("- Unchanged: 1 Webhook, 0 Domains.");
+  });
+
   it("reads the provider plugin's service:index:Webhook alike", async () => {
     const plugin = "service:index:Webhook";
     const file = previewFile("plugin.json", [

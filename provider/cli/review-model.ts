@@ -155,14 +155,15 @@ function stackReview(preview: StackPreview): StackReview {
   };
 }
 
-/** The organization a stack's existing objects belong to, when any exists. */
-export function organizationOf(preview: StackPreview): string | undefined {
-  for (const step of preview.steps) {
-    const before = step.before as (WebhookProps & DomainProps) | undefined;
-    const organization = before?.owner?.organization ?? before?.organization;
-    if (organization) return organization;
-  }
-  return undefined;
+/** The organization an existing object belongs to, as its state recorded it. */
+function ownerOf(step: ObjectStep): string | undefined {
+  const before = step.before as (WebhookProps & DomainProps) | undefined;
+  return before?.owner?.organization ?? before?.organization;
+}
+
+/** The organizations a stack's existing objects belong to, in the order its preview lists them. */
+export function organizationsOf(preview: StackPreview): string[] {
+  return [...new Set(preview.steps.flatMap((step) => ownerOf(step) ?? []))];
 }
 
 const webhookSteps = (previews: readonly StackPreview[]) =>
@@ -223,8 +224,10 @@ function quotaOf(previews: readonly StackPreview[], live: LiveListing | undefine
 }
 
 /**
- * The review of `previews`, grouped by organization: each stack's, known from its objects' owner (or from
- * the listing of its credentials, `live`, keyed by stack label).
+ * The review of `previews`, grouped by organization: each existing object's, as its state recorded it;
+ * a new one's is its stack's (the organization the stack's token reaches, when `live` listed it, keyed
+ * by stack label; else that of the stack's first existing object). A stack whose resources reach several
+ * organizations (each with its own `connection`) appears under each.
  */
 export function reviewOf(
   previews: readonly StackPreview[],
@@ -232,17 +235,29 @@ export function reviewOf(
 ): Review {
   const groups = new Map<string, StackPreview[]>();
   for (const preview of previews) {
-    const organization =
-      organizationOf(preview) ??
+    const fallback =
       live.get(preview.label)?.organization ??
+      organizationsOf(preview)[0] ??
       `(the organization of ${preview.label}, which has no webhook or domain yet)`;
-    groups.set(organization, [...(groups.get(organization) ?? []), preview]);
+    const parts = new Map<string, ObjectStep[]>([[fallback, []]]);
+    for (const step of preview.steps) {
+      const organization = ownerOf(step) ?? fallback;
+      parts.set(organization, [...(parts.get(organization) ?? []), step]);
+    }
+    for (const [organization, steps] of parts) {
+      if (steps.length === 0 && parts.size > 1) continue;
+      groups.set(organization, [...(groups.get(organization) ?? []), { ...preview, steps }]);
+    }
   }
   return {
     version: 1,
     organizations: [...groups].map(([organization, group]) => ({
       organization,
-      quota: quotaOf(group, live.get(group[0]!.label)),
+      // A listing counts only for the organization it listed.
+      quota: quotaOf(
+        group,
+        group.map((p) => live.get(p.label)).find((l) => l?.organization === organization),
+      ),
       stacks: group.map(stackReview),
     })),
   };

@@ -13,7 +13,7 @@ import { listWebhooks, organizationListed } from "./listing";
 import { filterViews } from "./objects";
 import { readPreview, type StackPreview } from "./preview-json";
 import { projectIn } from "./pulumi-cli";
-import { type LiveListing, organizationOf, reviewOf } from "./review-model";
+import { type LiveListing, organizationsOf, reviewOf } from "./review-model";
 import { reviewMarkdown } from "./review-render";
 
 /** review's options and help. */
@@ -72,8 +72,8 @@ async function liveListings(
   const byStack = new Map<string, LiveListing>();
   const byOrganization = new Map<string, LiveListing>();
   for (const preview of previews) {
-    const known = organizationOf(preview);
-    const reused = known === undefined ? undefined : byOrganization.get(known);
+    const owners = organizationsOf(preview);
+    const reused = owners.length === 0 ? undefined : byOrganization.get(owners[0]!);
     if (reused) {
       byStack.set(preview.label, reused);
       continue;
@@ -106,14 +106,13 @@ async function liveListings(
         filters: filterViews(w.filters),
       })),
     };
-    if (known !== undefined && live.organization !== undefined && live.organization !== known) {
+    if (owners.length > 0 && live.organization !== undefined && !owners.includes(live.organization)) {
       throw new CliFailure(
-        `${preview.label}: its webhooks belong to organization ${known}, but its token reaches organization ${live.organization}: give ${known}'s token (--token, the stack's service:token or SERVICE_API_TOKEN).`,
+        `${preview.label}: its webhooks belong to organization ${owners.join(" and ")}, but its token reaches organization ${live.organization}: give ${owners[0]}'s token (--token, the stack's service:token or SERVICE_API_TOKEN).`,
       );
     }
     byStack.set(preview.label, live);
-    const organization = known ?? live.organization;
-    if (organization !== undefined) byOrganization.set(organization, live);
+    if (live.organization !== undefined) byOrganization.set(live.organization, live);
   }
   return byStack;
 }
