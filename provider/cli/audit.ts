@@ -195,6 +195,15 @@ async function reachOrganizations(stacks: readonly AuditedStack[], io: CommandIo
   const reached = new Map<string, Reached>();
   for (const group of byCredentials.values()) {
     const first = group[0]!;
+    // Other credentials of an organization already listed (all their stacks' objects are its): one
+    // listing pass per organization and kind serves them too.
+    const owners = new Set(group.flatMap((s) => s.state.objects.flatMap((o) => o.organization ?? [])));
+    const [owner] = owners;
+    const listedBefore = owners.size === 1 ? reached.get(owner!) : undefined;
+    if (listedBefore) {
+      listedBefore.stacks.push(...group.map((s) => s.state));
+      continue;
+    }
     const webhooks = await listWebhooks(first.client, first.state.label);
     const domains = await listDomains(first.client, first.state.label);
     const listed = organizationListed(webhooks.items, domains.items);
@@ -212,6 +221,9 @@ async function reachOrganizations(stacks: readonly AuditedStack[], io: CommandIo
         domains,
       });
   }
+  // Each organization's stacks in the order they were given.
+  const order = stacks.map((s) => s.state);
+  for (const r of reached.values()) r.stacks.sort((a, b) => order.indexOf(a) - order.indexOf(b));
   return [...reached.values()];
 }
 

@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { HOOKS_TOKEN, HOST } from "../helpers/fixtures";
+import { HOOKS_TOKEN, HOST, ROTATED_TOKEN } from "../helpers/fixtures";
 import { describeUnderEngine, webhooksIn } from "./helpers/engine";
 import { packedInstall, servicePulumi } from "./helpers/service-pulumi";
 import { devStack, useStage } from "./helpers/stage";
@@ -25,7 +25,7 @@ describeUnderEngine("service-pulumi audit under the real engine, from a packed i
   afterAll(() => {
     rmSync(states, { recursive: true, force: true });
   });
-  const stages = useStage();
+  const stages = useStage([HOOKS_TOKEN, ROTATED_TOKEN]);
 
   it("finds the orphan, the drift and the conflict; deactivates only the orphan; exits 0 once the stacks are set right", async () => {
     const stage = stages.current;
@@ -34,8 +34,9 @@ describeUnderEngine("service-pulumi audit under the real engine, from a packed i
     const staging = await devStack(
       stage,
       { webhooks: [{ name: "prints", kind: "fingerprint" }] },
-      // A second stack of the same project folder and backend, as in one infra repo.
-      { at: dev.dir, backend: dev.backend, stack: "staging" },
+      // A second stack of the same project folder and backend, as in one infra repo, with acme's other
+      // token: its listing is dev's, one pass per organization.
+      { at: dev.dir, backend: dev.backend, stack: "staging", token: ROTATED_TOKEN },
     );
     await staging.run(["up", "--yes"]);
     const uuidOf = async (project: typeof dev, name: string) =>
