@@ -109,7 +109,7 @@ describe("service-pulumi audit", () => {
       "### Webhooks",
       "",
       `- **conflict** webhook \`${shared}\`: ${HOOK}, authentication records on channel shared, in infra/dev (\`shared\`) and infra/prod (\`shared\`)`,
-      "  - each of infra/dev and infra/prod would change or delete it: keep it in one, and in the others run `pulumi state delete '<urn>'` with that stack's urn.",
+      `  - each of infra/dev and infra/prod would change or delete it: keep it in infra/dev, and remove it from the others: \`pulumi state delete 'urn:pulumi:prod::infra::${webhookDeclaration.token}::shared' --stack prod --yes\` in project infra's folder.`,
       `- **orphaned** webhook \`${byHand}\`: ${HOOK}, authentication records on channel by-hand`,
       "  - in no stack's state, it uses a slot of the quota: adopt it, or deactivate it with --deactivate-orphans.",
       `  - adopt with the provider plugin: \`pulumi import service:index:Webhook by-hand ${byHand}\``,

@@ -24,8 +24,11 @@ export const FINDINGS: readonly Status[] = ["conflict", "orphaned", "drifted"];
 
 /** A stack whose state holds an object, and the resource that stands for it there. */
 export interface Holder {
-  /** `project/stack`. */
+  /** `project/stack`, as the report names the stack. */
   readonly stack: string;
+  /** The Pulumi project and stack names, for the commands the report gives. */
+  readonly project: string;
+  readonly stackName: string;
   /** The resource's name. */
   readonly name: string;
   readonly urn: string;
@@ -89,6 +92,8 @@ export interface OrganizationInput {
 
 const holderOf = (state: StackState, object: StateObject): Holder => ({
   stack: state.label,
+  project: state.project,
+  stackName: state.stack,
   name: object.name,
   urn: object.urn,
 });
@@ -126,13 +131,11 @@ function domainAdoption(domain: Domain): Adoption {
   };
 }
 
-const conflictNext = (holders: readonly Holder[]) =>
-  `each of ${holders.map((h) => h.stack).join(" and ")} would change or delete it: keep it in one, and in the others run \`pulumi state delete '<urn>'\` with that stack's urn`;
+const conflictNext = ([kept, ...others]: readonly Holder[]) =>
+  `each of ${[kept!, ...others].map((h) => h.stack).join(" and ")} would change or delete it: keep it in ${kept!.stack}, and remove it from the others: ${others.map((h) => `\`pulumi state delete '${h.urn}' --stack ${h.stackName} --yes\` in project ${h.project}'s folder`).join("; ")}`;
 
-const driftNext = (holder: Holder) => {
-  const [project, stack] = holder.stack.split("/");
-  return `run \`pulumi refresh --stack ${stack}\` in project ${project}'s folder, which drops it from the state (the next \`pulumi up\` creates it again)`;
-};
+const driftNext = (holder: Holder) =>
+  `run \`pulumi refresh --stack ${holder.stackName}\` in project ${holder.project}'s folder, which drops it from the state (the next \`pulumi up\` creates it again)`;
 
 /**
  * The objects of `kind` of `organization` (or of none recorded) that `stacks` hold but its listing did not

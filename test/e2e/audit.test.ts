@@ -48,6 +48,8 @@ describeUnderEngine("service-pulumi audit under the real engine, from a packed i
       await uuidOf(staging, "prints"),
     ];
 
+    // The imported state keeps staging's URNs.
+    const printsUrn = "urn:pulumi:staging::service-e2e::pulumi-nodejs:dynamic/service:Webhook::prints";
     const byHand = await stage.webhookMadeByHand();
     await stage.api("POST", `/v2/webhooks/${gone}/deactivate`);
     // staging's state, imported into a second stack: both now claim its webhook.
@@ -79,7 +81,7 @@ describeUnderEngine("service-pulumi audit under the real engine, from a packed i
       "### Webhooks",
       "",
       `- **conflict** webhook \`${prints}\`: ${HOOK}, fingerprint records on channel prints, in service-e2e/staging (\`prints\`) and service-e2e/copy (\`prints\`)`,
-      "  - each of service-e2e/staging and service-e2e/copy would change or delete it: keep it in one, and in the others run `pulumi state delete '<urn>'` with that stack's urn.",
+      `  - each of service-e2e/staging and service-e2e/copy would change or delete it: keep it in service-e2e/staging, and remove it from the others: \`pulumi state delete '${printsUrn}' --stack copy --yes\` in project service-e2e's folder.`,
       `- **orphaned** webhook \`${byHand}\`: ${HOOK}, authentication records on channel orders`,
       "  - in no stack's state, it uses a slot of the quota: adopt it, or deactivate it with --deactivate-orphans.",
       `  - adopt with the provider plugin: \`pulumi import service:index:Webhook orders ${byHand}\``,
@@ -125,8 +127,9 @@ describeUnderEngine("service-pulumi audit under the real engine, from a packed i
     expect((await stage.active()).sort()).toEqual([orders, prints].sort());
 
     await dev.run(["refresh", "--yes", "--skip-preview"]);
-    await copy.run(["stack", "rm", "--force", "--yes"]);
-    const clean = await audit(["--stacks", "dev,staging"]);
+    // What the report says to do about the conflict, as it says it.
+    await copy.run(["state", "delete", printsUrn, "--stack", "copy", "--yes"]);
+    const clean = await audit(["--stacks", "dev,staging,copy"]);
     expect(clean.stderr).toBe("");
     expect(clean.status).toBe(0);
     expect(clean.stdout).toContain(
