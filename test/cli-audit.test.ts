@@ -245,6 +245,22 @@ describe("service-pulumi audit", () => {
     expect(other.stderr).not.toContain(OTHER_TOKEN);
   });
 
+  it("counts a resource the program only reads (external) as held by no stack", async () => {
+    const [orders, read] = [await createHook("orders"), await createHook("read")];
+    const path = stateFile("dev", { orders, read });
+    const state = JSON.parse(readFileSync(path, "utf8"));
+    state.deployment.resources[2].external = true;
+    writeFileSync(path, JSON.stringify(state));
+    const run = await audit(["--json", "--state", path]);
+    const statuses = Object.fromEntries(
+      JSON.parse(run.stdout).organizations[0].webhooks.map((w: { uuid: string; status: string }) => [
+        w.uuid,
+        w.status,
+      ]),
+    );
+    expect(statuses).toEqual({ [orders]: "managed", [read]: "orphaned" });
+  });
+
   it("leaves out, and names, what a stack's resources reach in another organization with their own connection", async () => {
     const orders = await createHook("orders");
     const path = stateFile("fleet", { orders, theirs: "00000000-0000-4000-8000-000000000001" });

@@ -255,6 +255,13 @@ describe("service-pulumi review", () => {
     expect(sections[1]).toContain("- Unchanged: 1 Webhook, 0 Domains.");
   });
 
+  it("counts an imported webhook as unchanged: it was active already", async () => {
+    const imported = { ...same("dev", "adopted", { uuid: uuid(1) }), op: "import" };
+    const run = await runCli(["review", previewFile("import.json", [stackStep("dev"), imported])]);
+    expect(run.stdout).toContain("**Quota:** 1 of 10 webhooks after the change (9 left); up to 1 of 10");
+    expect(run.stdout).toContain("- Unchanged: 1 Webhook, 0 Domains.");
+  });
+
   it("reads the provider plugin's service:index:Webhook alike", async () => {
     const plugin = "service:index:Webhook";
     const file = previewFile("plugin.json", [

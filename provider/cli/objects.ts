@@ -19,6 +19,8 @@ export const ResourceState = z.looseObject({
   type: z.string(),
   id: z.string().optional(),
   parent: z.string().optional(),
+  /** True for a resource the program only reads (`Webhook.get`): the stack does not manage it. */
+  external: z.boolean().optional(),
   inputs: z.record(z.string(), z.unknown()).nullish(),
   outputs: z.record(z.string(), z.unknown()).nullish(),
 });

@@ -23,7 +23,6 @@ const Step = z.looseObject({
   oldState: State.optional(),
   newState: State.optional(),
   replaceReasons: z.array(z.string()).optional(),
-  diffReasons: z.array(z.string()).optional(),
 });
 
 const Diagnostic = z.looseObject({ severity: z.string().optional(), message: z.string().optional() });
@@ -41,7 +40,8 @@ export type ChangeOp = "create" | "replace" | "update" | "delete" | "same";
 
 const OPS: Readonly<Record<string, ChangeOp>> = {
   create: "create",
-  import: "create",
+  // An import adopts a webhook that is active already: nothing changes for deliveries or the quota.
+  import: "same",
   replace: "replace",
   "create-replacement": "replace",
   update: "update",

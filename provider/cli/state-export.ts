@@ -86,7 +86,8 @@ export function readState(
 function stateObject(resource: ResourceState): StateObject[] {
   const kind = objectKind(resource.type);
   const urn = parseUrn(resource.urn);
-  if (!kind || !urn) return [];
+  // A resource the program only reads is another stack's, or nobody's: it does not hold the object.
+  if (!kind || !urn || resource.external) return [];
   const props = propertiesOf(resource);
   const name = objectName(urn, resource.parent ? parseUrn(resource.parent)?.name : undefined);
   if (kind === "webhook") {
