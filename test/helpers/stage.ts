@@ -44,8 +44,8 @@ export interface Stage {
   mark(): number;
   /** Disarms every fault not yet used up. */
   clearFaults(): Promise<void>;
-  /** Registers HOST for the acme organization out of band, as an earlier stack or a person did. */
-  registerHost(): Promise<void>;
+  /** Registers `host` (HOST) for `token`'s organization (acme) out of band, as an earlier stack or a person did. */
+  registerHost(host?: string, token?: string): Promise<void>;
   /** Creates the program's default webhook ("orders" on HOST) out of band, as a person did: its uuid. */
   webhookMadeByHand(): Promise<string>;
   /** Register tokens the sandbox handed out: secrets to search for. */
@@ -80,13 +80,17 @@ export async function startStage(
     async clearFaults() {
       await fetch(`${sandbox.url}/_sandbox/faults`, { method: "DELETE" });
     },
-    async registerHost() {
-      const start = await api("POST", "/v2/domains/start_registration", { body: { domain_name: HOST } });
+    async registerHost(host = HOST, token = HOOKS_TOKEN) {
+      const start = await api("POST", "/v2/domains/start_registration", {
+        token,
+        body: { domain_name: host },
+      });
       const key = new URL(start.json.url as string).pathname;
       mkdirSync(join(filesDir, dirname(key)), { recursive: true });
       writeFileSync(join(filesDir, key), start.json.register_token as string);
       const finish = await api("POST", "/v2/domains/finish_registration", {
-        body: { domain_name: HOST, verifier: start.json.verifier },
+        token,
+        body: { domain_name: host, verifier: start.json.verifier },
       });
       if (finish.status !== 200) throw new Error(`finish_registration answered ${finish.status}`);
     },

@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+/**
+ * `service-pulumi`, the package's command-line program: `review` (what pull requests change for
+ * deliveries and quota) and `audit` (what an organization runs that no stack knows). It prints the
+ * report on stdout, and each failure as one line on stderr, with exit code 2.
+ */
+import { createInterface } from "node:readline/promises";
+import { redact } from "../context/process";
+import { runAudit } from "./audit";
+import { CliFailure, EXIT } from "./failure";
+import type { CommandIo } from "./io";
+import { runReview } from "./review";
+
+const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CommandIo) => Promise<number>>> = {
+  review: runReview,
+  audit: runAudit,
+};
+
+const HELP = `Usage: service-pulumi <command> [options]
+
+Commands:
+  review   What the previews of one or more stacks do to deliveries and to each organization's quota.
+  audit    Every active webhook and registered domain of each organization, against the stacks' states.
+
+Run \`service-pulumi <command> --help\` for a command's options.
+`;
+
+/** Runs the program with `argv` (without node and the script); resolves to the exit code. */
+export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.stdout(HELP);
+    return name === undefined ? EXIT.failure : EXIT.clean;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(
+      `service-pulumi: ${name} is not a command: give one of ${Object.keys(COMMANDS).join(", ")} (see --help).\n`,
+    );
+    return EXIT.failure;
+  }
+  try {
+    return await command(rest, io);
+  } catch (error) {
+    if (error instanceof CliFailure) {
+      io.stderr(`${redact(error.message)}\n`);
+      return EXIT.failure;
+    }
+    // Not one of the failures the commands expect: still one line, and never a secret.
+    io.stderr(
+      `service-pulumi ${name}: ${redact((error as Error).message ?? String(error))}: run again with SERVICE_DEBUG=1 for the stack trace, and report it if it persists.\n`,
+    );
+    if (process.env.SERVICE_DEBUG) io.stderr(`${redact((error as Error).stack ?? "")}\n`);
+    return EXIT.failure;
+  }
+}
+
+/** The process's own streams. */
+function processIo(): CommandIo {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    stdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString("utf8");
+    },
+    confirm: async (question) => {
+      if (!process.stdin.isTTY) return false;
+      const rl = createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+      } finally {
+        rl.close();
+      }
+    },
+    cwd: process.cwd(),
+  };
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2), processIo()).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`service-pulumi: ${redact(String(error))}\n`);
+      process.exitCode = EXIT.failure;
+    },
+  );
+}

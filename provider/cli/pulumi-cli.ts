@@ -1,0 +1,70 @@
+/**
+ * The user's own Pulumi CLI, run in a project folder with the user's backend and environment: the stack
+ * config the provider would read (`pulumi config --show-secrets --json`) and a stack's state
+ * (`pulumi stack export`). What these print holds secrets: it is parsed, never printed.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { redact } from "../context/process";
+import { CliFailure } from "./failure";
+
+/** Runs `pulumi <args>` in `cwd` and returns its stdout; `what` names the object in a failure. */
+function runPulumi(args: readonly string[], cwd: string, what: string): string {
+  try {
+    return execFileSync("pulumi", [...args, "--non-interactive"], {
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      maxBuffer: 512 * 1024 * 1024,
+    });
+  } catch (error) {
+    const failure = error as NodeJS.ErrnoException & { stderr?: string };
+    if (failure.code === "ENOENT") {
+      throw new CliFailure(
+        `${what}: the Pulumi CLI is not on PATH: install it (https://www.pulumi.com/docs/install/), or give the state with --state and the token with --token.`,
+      );
+    }
+    const said = redact(
+      `${failure.stderr ?? ""}`
+        .trim()
+        .split("\n")
+        .find((l) => l.trim()) ?? "no message",
+    );
+    throw new CliFailure(
+      `${what}: \`pulumi ${args.join(" ")}\` failed in ${cwd}: ${said.replace(/^error: /, "")}: check the stack name, the backend (pulumi login) and PULUMI_CONFIG_PASSPHRASE.`,
+    );
+  }
+}
+
+/** The name of the Pulumi project in `dir` (its Pulumi.yaml), or undefined when there is none. */
+export function projectIn(dir: string): string | undefined {
+  for (const file of ["Pulumi.yaml", "Pulumi.yml"]) {
+    const path = join(dir, file);
+    if (existsSync(path)) return /^name:\s*["']?([^"'\s#]+)/m.exec(readFileSync(path, "utf8"))?.[1];
+  }
+  return undefined;
+}
+
+const ConfigJson = z.record(z.string(), z.looseObject({ value: z.unknown().optional() }));
+
+/** A stack's config as the provider reads it, secrets decrypted: key (`service:token`) to string value. */
+export function stackConfig(cwd: string, stack: string, label: string): Record<string, string> {
+  const out = runPulumi(["config", "--show-secrets", "--json", "--stack", stack], cwd, label);
+  const parsed = ConfigJson.safeParse(JSON.parse(out));
+  if (!parsed.success) {
+    throw new CliFailure(
+      `${label}: \`pulumi config --json\` printed no config object: upgrade the Pulumi CLI.`,
+    );
+  }
+  return Object.fromEntries(
+    Object.entries(parsed.data).flatMap(([key, { value }]) =>
+      value === undefined ? [] : [[key, typeof value === "string" ? value : JSON.stringify(value)]],
+    ),
+  );
+}
+/** `pulumi stack export --stack <stack>` in `cwd`: the state's JSON text. */
+export function exportStack(cwd: string, stack: string, label: string): string {
+  return runPulumi(["stack", "export", "--stack", stack], cwd, label);
+}

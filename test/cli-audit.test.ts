@@ -1,0 +1,323 @@
+/**
+ * `service-pulumi audit` against the sandbox, in-process, on states shaped as `pulumi stack export`
+ * writes them (test/e2e/audit.test.ts runs it on the real engine's): the classification, the quota, one
+ * listing of each kind, the adopt commands, deactivating orphans only when asked, the exit codes, one line
+ * per failure (another project, another organization's token, 503 and 429), and never a secret.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { webhook as webhookDeclaration } from "../provider/registry";
+import { type Stage, startStage } from "./e2e/helpers/stage";
+import { runCli } from "./helpers/cli-io";
+import { HOOKS_TOKEN, HOST, OTHER_TOKEN, ROTATED_TOKEN, SECRET } from "./helpers/fixtures";
+
+const dir = mkdtempSync(join(tmpdir(), "cli-audit-"));
+let stage: Stage;
+beforeAll(async () => {
+  stage = await startStage();
+  await stage.registerHost();
+});
+afterAll(async () => {
+  await stage?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+afterEach(async () => {
+  await stage.clearFaults();
+  for (const uuid of await stage.active()) await stage.api("POST", `/v2/webhooks/${uuid}/deactivate`);
+});
+
+const HOOK = `https://${HOST}/service/events`;
+
+/** A state as `pulumi stack export` writes it, holding `hooks` (name to uuid) as dynamic Webhooks. */
+function stateFile(stack: string, hooks: Record<string, string>, project = "infra"): string {
+  const resources = [
+    {
+      urn: `urn:pulumi:${stack}::${project}::pulumi:pulumi:Stack::${project}-${stack}`,
+      type: "pulumi:pulumi:Stack",
+    },
+    ...Object.entries(hooks).map(([name, uuid]) => ({
+      urn: `urn:pulumi:${stack}::${project}::${webhookDeclaration.token}::${name}`,
+      type: webhookDeclaration.token,
+      id: uuid,
+      inputs: { endpoint: HOOK, channel: name, secretKey: SECRET },
+      outputs: {
+        webhookUuid: uuid,
+        endpoint: HOOK,
+        channel: name,
+        filters: [{ key: "activity.name", value: "authentication" }],
+        owner: { organization: "acme", username: "acme-alice" },
+        // Stored encrypted by the engine; plain here, to show that audit never reads it.
+        secretKeyHash: SECRET,
+      },
+    })),
+  ];
+  const path = join(dir, `${project}-${stack}.json`);
+  writeFileSync(path, JSON.stringify({ version: 3, deployment: { manifest: {}, resources } }));
+  return path;
+}
+
+async function createHook(channel: string): Promise<string> {
+  const created = await stage.api("POST", "/v2/webhooks", {
+    body: {
+      endpoint: { type: "url", value: HOOK },
+      secret_key: SECRET,
+      channel,
+      filters: [{ key: "activity.name", value: "authentication" }],
+    },
+  });
+  return created.json.webhook_uuid as string;
+}
+
+const audit = (args: string[], options: { answer?: boolean; cwd?: string } = {}) =>
+  runCli(["audit", "--token", HOOKS_TOKEN, "--base-url", stage.sandbox.url, ...args], {
+    cwd: dir,
+    ...options,
+  });
+
+describe("service-pulumi audit", () => {
+  it("classifies managed, conflicting, orphaned and drifted webhooks in one listing of each kind", async () => {
+    const [orders, shared, byHand] = [
+      await createHook("orders"),
+      await createHook("shared"),
+      await createHook("by-hand"),
+    ];
+    const drifted = await createHook("gone");
+    await stage.api("POST", `/v2/webhooks/${drifted}/deactivate`);
+    const dev = stateFile("dev", { orders, shared, gone: drifted });
+    const prod = stateFile("prod", { shared });
+    const [domain] = (await stage.api("POST", "/v2/search/domains", { body: {} })).json.items as {
+      domain_uuid: string;
+    }[];
+
+    const mark = stage.mark();
+    const run = await audit(["--state", dev, "--state", prod]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(1);
+    expect(stage.callsSince(mark, "/v2/search/webhooks")).toBe(1);
+    expect(stage.callsSince(mark, "/v2/search/domains")).toBe(1);
+    expect(stage.callsSince(mark)).toBe(2);
+    const adoptTs = `new Webhook("by-hand", { endpoint: "${HOOK}", channel: "by-hand", filters: [{"key":"activity.name","value":"authentication"}], secretKey, adoptWebhookUuid: "${byHand}" })`;
+    expect(run.stdout.split("\n")).toEqual([
+      "# Audit",
+      "",
+      "## Organization acme",
+      "",
+      "**Quota:** 3 of 10 webhooks active. Stacks: infra/dev, infra/prod. Listed in 1 request for webhooks and 1 for domains (pages of 20).",
+      "",
+      "### Webhooks",
+      "",
+      `- **conflict** webhook \`${shared}\`: ${HOOK}, authentication records on channel shared, in infra/dev (\`shared\`) and infra/prod (\`shared\`)`,
+      `  - each of infra/dev and infra/prod would change or delete it: keep it in infra/dev, and remove it from the others: \`pulumi state delete 'urn:pulumi:prod::infra::${webhookDeclaration.token}::shared' --stack prod --yes\` in project infra's folder.`,
+      `- **orphaned** webhook \`${byHand}\`: ${HOOK}, authentication records on channel by-hand`,
+      "  - in no stack's state, it uses a slot of the quota: adopt it, or deactivate it with --deactivate-orphans.",
+      `  - adopt with the provider plugin: \`pulumi import service:index:Webhook by-hand ${byHand}\``,
+      `  - adopt with the TypeScript Webhook: \`${adoptTs}\``,
+      `- **drifted** webhook \`${drifted}\`: ${HOOK}, authentication records on channel gone, in infra/dev (\`gone\`)`,
+      "  - no longer active: run `pulumi refresh --stack dev` in project infra's folder, which drops it from the state (the next `pulumi up` creates it again).",
+      `- **managed** webhook \`${orders}\`: ${HOOK}, authentication records on channel orders, in infra/dev (\`orders\`)`,
+      "",
+      "### Domains",
+      "",
+      `- **unmanaged** domain ${HOST} \`${domain!.domain_uuid}\``,
+      "  - in no stack's state, but the host of 2 active webhooks the stacks keep: adopt it.",
+      `  - adopt with the provider plugin: \`pulumi import service:index:DomainVerification hooks ${HOST}\``,
+      `  - adopt with the TypeScript Domain: \`new Domain("hooks", { domainName: "${HOST}", adopt: true })\``,
+      "",
+      "## Result",
+      "",
+      "1 conflicting, 1 orphaned, 1 drifted. Exit code 1.",
+      "",
+    ]);
+    for (const text of [run.stdout, run.stderr]) {
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain(HOOKS_TOKEN);
+    }
+
+    const json = JSON.parse((await audit(["--json", "--state", dev, "--state", prod])).stdout);
+    expect(json).toMatchObject({
+      version: 1,
+      summary: { managed: 1, conflict: 1, orphaned: 1, drifted: 1, unmanaged: 1 },
+      deactivated: { webhooks: [], domains: [] },
+      exitCode: 1,
+    });
+    expect(json.organizations[0]).toMatchObject({
+      organization: "acme",
+      quota: { used: 3, limit: 10 },
+      requests: { webhooks: 1, domains: 1 },
+    });
+  });
+
+  it("deactivates orphans only when confirmed, never a managed or conflicting one, and then exits 0", async () => {
+    const [orders, shared, byHand] = [
+      await createHook("orders"),
+      await createHook("shared"),
+      await createHook("by-hand"),
+    ];
+    const dev = stateFile("dev", { orders, shared });
+    const prod = stateFile("prod", { shared });
+
+    const declined = await audit(["--state", dev, "--state", prod, "--deactivate-orphans"], {
+      answer: false,
+    });
+    expect(declined.code).toBe(1);
+    expect(declined.stderr).toBe("Nothing was deactivated: answer yes at the prompt, or give --yes.\n");
+    expect((await stage.active()).sort()).toEqual([orders, shared, byHand].sort());
+
+    const confirmed = await audit(["--state", dev, "--state", prod, "--deactivate-orphans"], {
+      answer: true,
+    });
+    expect(confirmed.stderr).toBe(`Deactivated webhook ${byHand} of organization acme.\n`);
+    // The conflict is left as it was, and still fails the audit.
+    expect(confirmed.code).toBe(1);
+    expect(confirmed.stdout).toContain(`- **orphaned** webhook \`${byHand}\` (deactivated now):`);
+    expect(confirmed.stdout).toContain("1 conflicting, 1 orphaned; 1 orphaned deactivated now. Exit code 1.");
+    expect((await stage.active()).sort()).toEqual([orders, shared].sort());
+
+    const again = await audit(["--state", dev]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/\n## Result\n\nClean: .* Exit code 0\.\n$/);
+  });
+
+  it("names the file and the problem in one line, exit 2, and deactivates nothing", async () => {
+    const orders = await createHook("orders");
+    await createHook("by-hand");
+    const dev = stateFile("dev", { orders });
+    const project = join(dir, "other-project");
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, "Pulumi.yaml"), "name: billing\nruntime: nodejs\n");
+    const preview = join(dir, "preview.json");
+    writeFileSync(preview, JSON.stringify({ steps: [] }));
+
+    const cases: [string[], RegExp][] = [
+      [
+        [],
+        /^service-pulumi audit: no stacks to audit: give --state <export\.json> \(repeatable\) or --stacks/,
+      ],
+      [["--state", dev, "--yes"], /--yes confirms --deactivate-orphans: give both, or neither/],
+      [
+        ["--state", join(dir, "missing.json")],
+        /missing\.json: cannot be read \(ENOENT\): give a file written by `pulumi stack export/,
+      ],
+      [["--state", preview], /preview\.json: a preview's JSON, not a stack's state/],
+      [
+        ["--state", dev, "--cwd", project],
+        /infra-dev\.json: the state of infra\/dev, of project infra, but .*other-project is project billing's folder/,
+      ],
+      [
+        ["--state", dev, "--state", dev, "--deactivate-orphans", "--yes"],
+        /infra-dev\.json: given twice: give each stack once/,
+      ],
+    ];
+    for (const [argv, message] of cases) {
+      const run = await audit(argv);
+      expect(run.code, argv.join(" ")).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+      expect(run.stdout).toBe("");
+    }
+    expect(await stage.active()).toHaveLength(2);
+  });
+
+  it("refuses a token of another organization than the state's", async () => {
+    const orders = await createHook("orders");
+    const dev = stateFile("dev", { orders });
+    const empty = await runCli(
+      ["audit", "--token", OTHER_TOKEN, "--base-url", stage.sandbox.url, "--state", dev],
+      { cwd: dir },
+    );
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(
+      /^.*infra-dev\.json: the token reaches an organization with no active webhook and no registered domain, but infra\/dev's state holds 1 of acme's: give acme's token/,
+    );
+    // Once globex has a domain, its name is known, and the message says which organization the token reaches.
+    const globexHost = "hooks.globex.test";
+    await stage.registerHost(globexHost, OTHER_TOKEN);
+    const other = await runCli(
+      ["audit", "--token", OTHER_TOKEN, "--base-url", stage.sandbox.url, "--state", dev],
+      { cwd: dir },
+    );
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(
+      /infra-dev\.json: infra\/dev's state holds objects of organization acme, but its token reaches organization globex: give acme's token/,
+    );
+    expect(other.stderr).not.toContain(OTHER_TOKEN);
+  });
+
+  it("counts a resource the program only reads (external) as held by no stack", async () => {
+    const [orders, read] = [await createHook("orders"), await createHook("read")];
+    const path = stateFile("dev", { orders, read });
+    const state = JSON.parse(readFileSync(path, "utf8"));
+    state.deployment.resources[2].external = true;
+    writeFileSync(path, JSON.stringify(state));
+    const run = await audit(["--json", "--state", path]);
+    const statuses = Object.fromEntries(
+      JSON.parse(run.stdout).organizations[0].webhooks.map((w: { uuid: string; status: string }) => [
+        w.uuid,
+        w.status,
+      ]),
+    );
+    expect(statuses).toEqual({ [orders]: "managed", [read]: "orphaned" });
+  });
+
+  it("leaves out, and names, what a stack's resources reach in another organization with their own connection", async () => {
+    const orders = await createHook("orders");
+    const path = stateFile("fleet", { orders, theirs: "00000000-0000-4000-8000-000000000001" });
+    const state = JSON.parse(readFileSync(path, "utf8"));
+    state.deployment.resources[2].outputs.owner.organization = "globex";
+    writeFileSync(path, JSON.stringify(state));
+    const run = await audit(["--state", path]);
+    expect(run.stderr).toBe(
+      "infra/fleet: 1 of its objects belong to globex, which its token does not reach (their resources give their own connection): not audited here; audit them with that organization's token (--token).\n",
+    );
+    expect(run.stdout).toContain(`- **managed** webhook \`${orders}\``);
+    expect(run.stdout).not.toContain("drifted");
+  });
+
+  it("reports a 503 or a 429 the retries did not get past in one line, exit 2", async () => {
+    vi.stubEnv("SERVICE_RETRY_BUDGET_SECONDS", "0.5");
+    const dev = stateFile("dev", {});
+    for (const status of [503, 429]) {
+      stage.sandbox.addFault({ method: "POST", path: "/v2/search/webhooks", status, count: 50 });
+      // A token no earlier test used: its client is made now, with this budget.
+      const run = await runCli(
+        ["audit", "--token", ROTATED_TOKEN, "--base-url", stage.sandbox.url, "--state", dev],
+        { cwd: dir },
+      );
+      expect(run.code, String(status)).toBe(2);
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^infra-dev\\.json|^infra/dev: listing the organization's webhooks failed: POST /v2/search/webhooks answered ${status}`,
+        ),
+      );
+      expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+      await stage.clearFaults();
+    }
+  });
+});
+
+describe("service-pulumi audit in a project's folder", () => {
+  it("reads a state's credentials from its stack config, else from the environment, saying so", async () => {
+    const folder = join(dir, "infra-folder");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "Pulumi.yaml"), "name: infra\nruntime: nodejs\n");
+    const dev = stateFile("dev", {});
+    // No Pulumi CLI to read the stack's config with.
+    vi.stubEnv("PATH", join(dir, "no-such-folder"));
+    const without = await runCli(["audit", "--state", dev], { cwd: folder });
+    expect(without.code).toBe(2);
+    expect(without.stderr).toBe(
+      "infra/dev: the Pulumi CLI is not on PATH: install it (https://www.pulumi.com/docs/install/), or give the state with --state and the token with --token.\n",
+    );
+    vi.stubEnv("SERVICE_API_TOKEN", HOOKS_TOKEN);
+    vi.stubEnv("SERVICE_BASE_URL", stage.sandbox.url);
+    const fromEnv = await runCli(["audit", "--state", dev], { cwd: folder });
+    expect(fromEnv.stderr).toBe(
+      "infra/dev: the Pulumi CLI is not on PATH: install it (https://www.pulumi.com/docs/install/), or give the state with --state and the token with --token; using SERVICE_API_TOKEN instead.\n",
+    );
+    // The listing ran with the environment's credentials (the domain no kept webhook targets is an orphan).
+    expect(fromEnv.stdout).toContain("## Organization acme");
+    expect(fromEnv.code).toBe(1);
+  });
+});

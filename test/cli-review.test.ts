@@ -1,0 +1,409 @@
+/**
+ * `service-pulumi review` on preview JSON shaped as Pulumi 3.259 writes it (test/e2e/review-report.test.ts
+ * runs it on the real engine's): each change and its delivery impact, line by line; the quota; what is
+ * said when the JSON has no unchanged resources; one line per bad input; and never a secret.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { webhook as webhookDeclaration } from "../provider/registry";
+import { type Stage, startStage } from "./e2e/helpers/stage";
+import { runCli } from "./helpers/cli-io";
+import { HOOKS_TOKEN, OTHER_TOKEN, HOST as STAGE_HOST } from "./helpers/fixtures";
+
+const dir = mkdtempSync(join(tmpdir(), "cli-review-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const PLANTED = "whsec-planted-in-preview-9f8e7d";
+const HOST = STAGE_HOST;
+const HOOK = `https://${HOST}/service/events`;
+const WEBHOOK_TYPE = webhookDeclaration.token;
+
+interface Hook {
+  readonly uuid?: string;
+  readonly endpoint?: string;
+  readonly channel?: string;
+  readonly filters?: { key: string; value?: string; values?: string[] }[];
+}
+
+const urnOf = (stack: string, type: string, name: string, project = "infra") =>
+  `urn:pulumi:${stack}::${project}::${type}::${name}`;
+
+const hookState = (
+  stack: string,
+  name: string,
+  hook: Hook,
+  extra: Record<string, unknown> = {},
+  type = WEBHOOK_TYPE,
+) => ({
+  urn: urnOf(stack, type, name),
+  type,
+  custom: true,
+  ...extra,
+  inputs: {
+    endpoint: hook.endpoint ?? HOOK,
+    channel: hook.channel ?? name,
+    filters: hook.filters ?? [{ key: "activity.name", value: "authentication" }],
+    // What the engine masks; a plain value here shows that review never reads the member.
+    secretKey: PLANTED,
+  },
+  outputs: hook.uuid
+    ? {
+        webhookUuid: hook.uuid,
+        owner: { organization: "acme", username: "acme-alice" },
+        secretKeyHash: PLANTED,
+      }
+    : {},
+});
+
+type Step = Record<string, unknown>;
+const same = (stack: string, name: string, hook: Hook): Step => ({
+  op: "same",
+  urn: urnOf(stack, WEBHOOK_TYPE, name),
+  oldState: hookState(stack, name, hook),
+  newState: hookState(stack, name, hook),
+});
+const replace = (
+  stack: string,
+  name: string,
+  from: Hook,
+  to: Hook,
+  reasons: string[],
+  deleteFirst = false,
+): Step => ({
+  op: "replace",
+  urn: urnOf(stack, WEBHOOK_TYPE, name),
+  oldState: hookState(stack, name, from, deleteFirst ? { pendingReplacement: true } : { delete: true }),
+  newState: hookState(stack, name, to),
+  replaceReasons: reasons,
+});
+const create = (stack: string, name: string, hook: Hook): Step => ({
+  op: "create",
+  urn: urnOf(stack, WEBHOOK_TYPE, name),
+  newState: hookState(stack, name, hook),
+});
+const remove = (stack: string, name: string, hook: Hook): Step => ({
+  op: "delete",
+  urn: urnOf(stack, WEBHOOK_TYPE, name),
+  oldState: hookState(stack, name, hook),
+});
+const stackStep = (stack: string): Step => ({
+  op: "same",
+  urn: urnOf(stack, "pulumi:pulumi:Stack", `infra-${stack}`),
+});
+
+function previewFile(name: string, steps: Step[], options: { sames?: boolean } = {}): string {
+  const shown =
+    options.sames === false ? steps.filter((s) => s.op !== "same" || String(s.urn).includes("Stack")) : steps;
+  const summary: Record<string, number> = {};
+  for (const step of steps) summary[step.op as string] = (summary[step.op as string] ?? 0) + 1;
+  const path = join(dir, name);
+  writeFileSync(
+    path,
+    JSON.stringify({
+      config: { "service:token": "[secret]" },
+      steps: shown,
+      duration: 1,
+      changeSummary: summary,
+    }),
+  );
+  return path;
+}
+
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
+
+describe("service-pulumi review", () => {
+  it("lists each change with its delivery impact, and the quota after it", async () => {
+    const domainType = "service:index:Domain$pulumi-nodejs:dynamic/service:DomainVerification";
+    const domainState = (name: string, uuidN?: number) => ({
+      urn: urnOf("dev", domainType, "hooks-verification"),
+      type: "pulumi-nodejs:dynamic/service:DomainVerification",
+      parent: urnOf("dev", "service:index:Domain", "hooks"),
+      inputs: { domainName: name, registerToken: PLANTED },
+      outputs: uuidN ? { domainUuid: uuid(uuidN), domainName: name, organization: "acme" } : {},
+    });
+    const file = previewFile("dev.json", [
+      stackStep("dev"),
+      replace("dev", "orders", { uuid: uuid(1) }, { channel: "orders-v2" }, ["channel"]),
+      replace("dev", "rotated", { uuid: uuid(2) }, {}, ["secretKey"]),
+      replace(
+        "dev",
+        "narrowed",
+        { uuid: uuid(3) },
+        {
+          filters: [
+            { key: "activity.name", value: "authentication" },
+            { key: "activity.form_factor", values: ["lightbox", "microscopic"] },
+            { key: "owner.user.username", value: "acme-bob" },
+          ],
+        },
+        ["filters"],
+      ),
+      replace("dev", "careful", { uuid: uuid(4) }, { channel: "careful-v2" }, ["channel"], true),
+      create("dev", "added", { filters: [{ key: "activity.name", value: "fingerprint" }] }),
+      remove("dev", "gone", { uuid: uuid(5) }),
+      same("dev", "kept", { uuid: uuid(6) }),
+      {
+        op: "replace",
+        urn: domainState("x").urn,
+        oldState: { ...domainState("hooks.acme.test", 7), delete: true },
+        newState: domainState("other.acme.test"),
+        replaceReasons: ["domainName"],
+      },
+    ]);
+    const run = await runCli(["review", file]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout.split("\n")).toEqual([
+      "# Webhook and Domain review",
+      "",
+      "## Organization acme",
+      "",
+      "**Quota:** 6 of 10 webhooks after the change (4 left); up to 10 of 10 while the update runs. Counted from the stacks in this report; webhooks they do not hold are not counted (add --live to list them).",
+      "",
+      "### infra/dev",
+      "",
+      "- **Replace** Webhook `careful`, forced by `channel` (delete-before-replace)",
+      `  - ${HOOK} stops receiving authentication records on channel careful.`,
+      `  - ${HOOK} starts receiving authentication records on channel careful-v2.`,
+      `  - Gap: the old webhook is deleted first (deleteBeforeReplace), so ${HOOK} receives no authentication records on channel careful until the new webhook is created.`,
+      "- **Replace** Domain `hooks`, forced by `domainName` (create-before-delete)",
+      "  - other.acme.test is registered before hooks.acme.test is deactivated; webhooks on https://hooks.acme.test/ must move first (the service refuses to deactivate a domain an active webhook targets).",
+      "- **Replace** Webhook `narrowed`, forced by `filters` (create-before-delete)",
+      `  - ${HOOK} stops receiving authentication records on channel narrowed.`,
+      `  - ${HOOK} starts receiving authentication records of form factors lightbox or microscopic and user acme-bob on channel narrowed.`,
+      "  - Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment: the receiver needs both secrets and its update_counter guard.",
+      "- **Replace** Webhook `orders`, forced by `channel` (create-before-delete)",
+      `  - ${HOOK} stops receiving authentication records on channel orders.`,
+      `  - ${HOOK} starts receiving authentication records on channel orders-v2.`,
+      "  - Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment: the receiver needs both secrets and its update_counter guard.",
+      "- **Replace** Webhook `rotated`, forced by `secretKey` (create-before-delete)",
+      `  - ${HOOK} keeps receiving authentication records on channel rotated, signed with the new secret.`,
+      "  - Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment: the receiver needs both secrets and its update_counter guard.",
+      "- **Delete** Webhook `gone`",
+      `  - ${HOOK} stops receiving authentication records on channel gone.`,
+      "- **Create** Webhook `added`",
+      `  - ${HOOK} starts receiving fingerprint records on channel added.`,
+      "- Unchanged: 1 Webhook, 0 Domains.",
+      "",
+    ]);
+    expect(run.stdout).not.toContain(PLANTED);
+  });
+
+  it("says so when the preview has no unchanged resources, rather than guess the quota", async () => {
+    const steps = [stackStep("dev"), create("dev", "added", {}), same("dev", "kept", { uuid: uuid(1) })];
+    const run = await runCli(["review", previewFile("no-sames.json", steps, { sames: false })]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      "**Quota:** not known: the preview of infra/dev was made without `--show-sames`, so its unchanged webhooks are missing: run `pulumi preview --json --show-sames`, or add `--live` to count the organization's webhooks.",
+    );
+    expect(run.stdout).toContain("- Unchanged: not known (the preview was made without `--show-sames`).");
+    const json = JSON.parse(
+      (await runCli(["review", "--format", "json", join(dir, "no-sames.json")])).stdout,
+    );
+    expect(json.organizations[0].quota).toMatchObject({ after: null, peak: null });
+    expect(json.organizations[0].stacks[0].unchanged).toBeNull();
+  });
+
+  it("counts two stacks of one organization together, and a replace at 10 of 10 by its order", async () => {
+    const hooks = (stack: string, n: number, from: number) =>
+      Array.from({ length: n }, (_, i) => same(stack, `hook-${i}`, { uuid: uuid(from + i) }));
+    const dev = previewFile("ten-dev.json", [
+      stackStep("dev"),
+      ...hooks("dev", 5, 100),
+      replace("dev", "moved", { uuid: uuid(1) }, { channel: "moved-v2" }, ["channel"], true),
+    ]);
+    const prod = previewFile("ten-prod.json", [stackStep("prod"), ...hooks("prod", 4, 200)]);
+    const careful = await runCli(["review", dev, prod]);
+    expect(careful.stdout).toContain(
+      "**Quota:** 10 of 10 webhooks after the change (0 left); up to 10 of 10 while the update runs.",
+    );
+    expect(careful.stdout).toMatch(/### infra\/dev[\s\S]*### infra\/prod/);
+    expect(careful.stdout.match(/## Organization/g)).toHaveLength(1);
+
+    const eager = previewFile("ten-eager.json", [
+      stackStep("dev"),
+      ...hooks("dev", 5, 100),
+      replace("dev", "moved", { uuid: uuid(1) }, { channel: "moved-v2" }, ["channel"]),
+    ]);
+    const overlapping = await runCli(["review", eager, prod]);
+    expect(overlapping.stdout).toContain(
+      "up to 11 of 10 while the update runs — more than 10: a create would be refused.",
+    );
+  });
+
+  it("reports a stack whose resources reach two organizations under each, with each one's quota", async () => {
+    const theirs = same("dev", "theirs", { uuid: uuid(2) });
+    for (const state of [theirs.oldState, theirs.newState] as {
+      outputs: { owner: { organization: string } };
+    }[]) {
+      state.outputs.owner = { ...state.outputs.owner, organization: "globex" };
+    }
+    const file = previewFile("two-organizations.json", [
+      stackStep("dev"),
+      same("dev", "ours", { uuid: uuid(1) }),
+      theirs,
+      create("dev", "added", {}),
+    ]);
+    const run = await runCli(["review", file]);
+    const sections = run.stdout.split("## Organization ").slice(1);
+    expect(sections.map((section) => section.split("\n")[0])).toEqual(["acme", "globex"]);
+    expect(sections[0]).toContain("**Quota:** 2 of 10 webhooks after the change (8 left)");
+    expect(sections[0]).toContain("- **Create** Webhook `added`");
+    expect(sections[1]).toContain("**Quota:** 1 of 10 webhooks after the change (9 left)");
+    expect(sections[1]).toContain("- Unchanged: 1 Webhook, 0 Domains.");
+  });
+
+  it("counts an imported webhook as unchanged: it was active already", async () => {
+    const imported = { ...same("dev", "adopted", { uuid: uuid(1) }), op: "import" };
+    const run = await runCli(["review", previewFile("import.json", [stackStep("dev"), imported])]);
+    expect(run.stdout).toContain("**Quota:** 1 of 10 webhooks after the change (9 left); up to 1 of 10");
+    expect(run.stdout).toContain("- Unchanged: 1 Webhook, 0 Domains.");
+  });
+
+  it("reads the provider plugin's service:index:Webhook alike", async () => {
+    const plugin = "service:index:Webhook";
+    const file = previewFile("plugin.json", [
+      stackStep("dev"),
+      {
+        op: "create",
+        urn: urnOf("dev", plugin, "added"),
+        newState: hookState("dev", "added", {}, {}, plugin),
+      },
+    ]);
+    const run = await runCli(["review", file]);
+    expect(run.stdout).toContain("- **Create** Webhook `added`");
+  });
+
+  it("names the file and the problem in one line, exit 2, for input it cannot read", async () => {
+    const notJson = join(dir, "not.json");
+    writeFileSync(notJson, "Previewing update (dev):\n");
+    const state = join(dir, "state.json");
+    writeFileSync(state, JSON.stringify({ version: 3, deployment: { resources: [] } }));
+    const other = join(dir, "other.json");
+    writeFileSync(other, JSON.stringify({ hello: "world" }));
+    const twice = previewFile("twice.json", [stackStep("dev")]);
+    // What the engine writes when the preview fails: the steps up to the failure, and the error.
+    const failed = join(dir, "failed.json");
+    writeFileSync(
+      failed,
+      JSON.stringify({
+        steps: [stackStep("dev")],
+        diagnostics: [
+          {
+            urn: urnOf("dev", WEBHOOK_TYPE, "hook-3"),
+            message:
+              "error: pulumi-nodejs:dynamic/service:Webhook resource 'hook-3' has a problem: it needs an 11th slot\n",
+            severity: "error",
+          },
+        ],
+        changeSummary: { same: 1 },
+      }),
+    );
+    const cases: [string[], RegExp][] = [
+      [
+        ["review", notJson],
+        /^.*not\.json: not JSON \(.*\): give the output of `pulumi preview --json --show-sames`/,
+      ],
+      [["review", state], /state\.json: a stack's state \(`pulumi stack export`\), not a preview's JSON/],
+      [["review", other], /other\.json: not the JSON of a Pulumi preview \(steps: .*\): give the output/],
+      [
+        ["review", join(dir, "missing.json")],
+        /missing\.json: cannot be read \(ENOENT\): give a file written by/,
+      ],
+      [["review", twice, twice], /twice\.json: a second preview of infra\/dev/],
+      [
+        ["review", failed],
+        /^.*failed\.json: the preview failed \(pulumi-nodejs:dynamic\/service:Webhook resource 'hook-3' has a problem: it needs an 11th slot\): fix what it says, then preview again\.\n$/,
+      ],
+      [["review", "--format", "html", twice], /--format html is not a format: give markdown or json/],
+      [
+        ["review", "--bogus"],
+        /^service-pulumi review: Unknown option '--bogus'\. Run `service-pulumi review --help`/,
+      ],
+      [["nothing"], /^service-pulumi: nothing is not a command/],
+    ];
+    for (const [argv, message] of cases) {
+      const run = await runCli(argv);
+      expect(run.code, argv.join(" ")).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+    }
+  });
+
+  it("reads a preview from stdin, and prints its help", async () => {
+    const text = JSON.stringify({
+      steps: [stackStep("dev"), create("dev", "added", {})],
+      changeSummary: { same: 1, create: 1 },
+    });
+    const run = await runCli(["review"], { stdin: text });
+    expect(run.stdout).toContain("### infra/dev");
+    const help = await runCli(["review", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: service-pulumi review/);
+  });
+});
+
+describe("service-pulumi review --live", () => {
+  let stage: Stage;
+  beforeAll(async () => {
+    stage = await startStage();
+    await stage.registerHost();
+  });
+  afterAll(() => stage?.close());
+
+  async function hookOf(token: string, host: string): Promise<string> {
+    const created = await stage.api("POST", "/v2/webhooks", {
+      token,
+      body: {
+        endpoint: { type: "url", value: `https://${host}/service/events` },
+        secret_key: PLANTED,
+        channel: "by-hand",
+        filters: [{ key: "activity.name", value: "authentication" }],
+      },
+    });
+    return created.json.webhook_uuid as string;
+  }
+
+  it("reads the token from the environment when the stack's config is out of reach, and says so", async () => {
+    const byHand = await hookOf(HOOKS_TOKEN, HOST);
+    const file = previewFile("live.json", [stackStep("dev"), same("dev", "kept", { uuid: uuid(1) })]);
+    const missing = await runCli(["review", "--live", file], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(
+      /^infra\/dev: its token is in its stack config, which is read in project infra's folder, but .* is not that folder: give --cwd/,
+    );
+
+    vi.stubEnv("SERVICE_API_TOKEN", HOOKS_TOKEN);
+    vi.stubEnv("SERVICE_BASE_URL", stage.sandbox.url);
+    const mark = stage.mark();
+    const live = await runCli(["review", "--live", file], { cwd: dir });
+    expect(live.code).toBe(0);
+    expect(live.stderr).toMatch(
+      /^infra\/dev: its service:token is read in project infra's folder, not in .*; using SERVICE_API_TOKEN instead/,
+    );
+    expect(stage.callsSince(mark)).toBe(1);
+    expect(live.stdout).toContain(
+      "**Quota:** 1 of 10 webhooks after the change (9 left); up to 1 of 10 while the update runs.",
+    );
+    expect(live.stdout).toContain(`- \`${byHand}\`: ${HOOK}, authentication records on channel by-hand`);
+    expect(live.stdout + live.stderr).not.toContain(HOOKS_TOKEN);
+  });
+
+  it("refuses a token of another organization than the stack's webhooks", async () => {
+    const globex = "hooks.globex.test";
+    await stage.registerHost(globex, OTHER_TOKEN);
+    await hookOf(OTHER_TOKEN, globex);
+    const file = previewFile("other.json", [stackStep("dev"), same("dev", "kept", { uuid: uuid(1) })]);
+    const run = await runCli(
+      ["review", "--live", "--token", OTHER_TOKEN, "--base-url", stage.sandbox.url, file],
+      { cwd: dir },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      "infra/dev: its webhooks belong to organization acme, but its token reaches organization globex: give acme's token (--token, the stack's service:token or SERVICE_API_TOKEN).\n",
+    );
+  });
+});
