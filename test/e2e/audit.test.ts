@@ -8,8 +8,8 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { HOOKS_TOKEN, HOST, ROTATED_TOKEN } from "../helpers/fixtures";
 import { describeUnderEngine, webhooksIn } from "../helpers/engine";
+import { HOOKS_TOKEN, HOST, ROTATED_TOKEN } from "../helpers/fixtures";
 import { packedInstall, servicePulumi } from "../helpers/service-pulumi";
 import { devStack, useStage } from "../helpers/stage";
 

@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { EXAMPLES_HOST, HOOKS_TOKEN, HOST } from "../helpers/fixtures";
 import { describeUnderEngine, type PulumiProject } from "../helpers/engine";
+import { EXAMPLES_HOST, HOOKS_TOKEN, HOST } from "../helpers/fixtures";
 import { packedInstall, servicePulumi } from "../helpers/service-pulumi";
 import { devStack, useStage } from "../helpers/stage";
 

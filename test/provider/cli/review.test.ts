@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { webhook as webhookDeclaration } from "../provider/registry";
-import { type Stage, startStage } from "./e2e/helpers/stage";
-import { runCli } from "./helpers/cli-io";
-import { HOOKS_TOKEN, OTHER_TOKEN, HOST as STAGE_HOST } from "./helpers/fixtures";
+import { webhook as webhookDeclaration } from "../../../provider/registry";
+import { runCli } from "../../helpers/cli-io";
+import { HOOKS_TOKEN, OTHER_TOKEN, HOST as STAGE_HOST } from "../../helpers/fixtures";
+import { type Stage, startStage } from "../../helpers/stage";
 
 const dir = mkdtempSync(join(tmpdir(), "cli-review-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

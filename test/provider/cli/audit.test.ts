@@ -8,10 +8,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { webhook as webhookDeclaration } from "../provider/registry";
-import { type Stage, startStage } from "./e2e/helpers/stage";
-import { runCli } from "./helpers/cli-io";
-import { HOOKS_TOKEN, HOST, OTHER_TOKEN, ROTATED_TOKEN, SECRET } from "./helpers/fixtures";
+import { webhook as webhookDeclaration } from "../../../provider/registry";
+import { runCli } from "../../helpers/cli-io";
+import { HOOKS_TOKEN, HOST, OTHER_TOKEN, ROTATED_TOKEN, SECRET } from "../../helpers/fixtures";
+import { type Stage, startStage } from "../../helpers/stage";
 
 const dir = mkdtempSync(join(tmpdir(), "cli-audit-"));
 let stage: Stage;
