@@ -216,7 +216,9 @@ describe("npm run engine, with a fake slow go and a temporary cache", () => {
 
   it("takes over the lock of a build killed midway, removes its half-written files and builds", async () => {
     const killed = runEngine();
-    await killed.line(/building the Pulumi CLI: /);
+    // A package compiled means the fake go has written its output file: kill only then, or a loaded
+    // machine could kill it before the half-written file this test looks for exists.
+    await killed.line(/building the Pulumi CLI: .* [1-9]\d* packages compiled/);
     process.kill(-killed.child.pid!, "SIGKILL");
     await killed.done;
     expect(readFileSync(lockPathOf(binDir), "utf8")).toContain(`"pid":${killed.child.pid}`);
