@@ -1,0 +1,297 @@
+/**
+ * The tables `npm run bench:engine` prints, and docs/performance.md, which it writes with a chart of the
+ * fleet's `up` against the number of organizations (docs/performance-fleet.svg, drawn here as plain SVG).
+ */
+import { writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { pinnedPulumiVersion } from "../engine/pulumi-engine.mts";
+import { type Measure, median } from "./engine-stage.mts";
+
+const root = join(import.meta.dirname, "../..");
+
+/** A measure, with the machine's one-minute load average when the command ended. */
+type Loaded = Measure & { readonly load: number };
+
+/** One command of the peer table: each variant's measures, one per round. */
+export interface PeerRow {
+  readonly command: string;
+  readonly byVariant: Record<"package" | "peer" | "nothing" | "floor", readonly Loaded[]>;
+}
+
+/** One variant at one fleet size: each command's measures, one per round. */
+export interface FleetRow {
+  readonly organizations: number;
+  readonly variant: "dynamic" | "plugin" | "nothing" | "floor";
+  readonly byCommand: Record<"up" | "preview (unchanged)" | "refresh" | "destroy", readonly Loaded[]>;
+}
+
+const s = (ms: number) => (ms / 1000).toFixed(2);
+const pick = (measures: readonly Loaded[], f: (m: Loaded) => number | undefined) =>
+  median(measures.map((m) => f(m) ?? Number.NaN));
+
+/** A Markdown table, its columns padded so that it also reads in a terminal. */
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
+  return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
+}
+
+/** The peer table: the medians of each command, ours beside the peer, the do-nothing provider and the floor. */
+export function peerTable(rows: readonly PeerRow[]): string {
+  return table(
+    [
+      "command",
+      "ours s",
+      "peer s",
+      "ours / peer",
+      "do-nothing s",
+      "floor s",
+      "calls ours / peer",
+      "CPU ours / peer s",
+      "our busy share",
+      "load",
+    ],
+    rows.map(({ command, byVariant: v }) => {
+      const ours = pick(v.package, (m) => m.wallMs);
+      const peer = pick(v.peer, (m) => m.wallMs);
+      const busy = pick(v.package, (m) => m.busyMs);
+      return [
+        command,
+        s(ours),
+        s(peer),
+        `${(ours / peer).toFixed(2)} ×`,
+        s(pick(v.nothing, (m) => m.wallMs)),
+        s(pick(v.floor, (m) => m.wallMs)),
+        `${pick(v.package, (m) => m.calls)} / ${pick(v.peer, (m) => m.calls)}`,
+        `${s(pick(v.package, (m) => m.cpuMs))} / ${s(pick(v.peer, (m) => m.cpuMs))}`,
+        `${((100 * busy) / ours).toFixed(0)} %`,
+        pick([...v.package, ...v.peer], (m) => m.load).toFixed(1),
+      ];
+    }),
+  );
+}
+
+const VARIANT_NAMES: Record<FleetRow["variant"], string> = {
+  dynamic: "dynamic resources",
+  plugin: "provider plugin",
+  nothing: "do-nothing provider",
+  floor: "floor (components)",
+};
+
+/** The fleet table: per size and variant, each command's wall time and calls, memory, 429s and state. */
+export function fleetTable(rows: readonly FleetRow[]): string {
+  return table(
+    [
+      "N",
+      "variant",
+      "up s",
+      "preview s",
+      "refresh s",
+      "destroy s",
+      "calls up / preview / refresh / destroy",
+      "CPU of up s",
+      "provider peak RSS MB",
+      "429s absorbed",
+      "checkpoint bytes (per resource)",
+      "load",
+    ],
+    rows.map(({ organizations, variant, byCommand: c }) => {
+      const all = Object.values(c).flat();
+      const bytes = pick(c.up, (m) => m.checkpointBytes);
+      const resources = pick(c.up, (m) => m.resources);
+      return [
+        String(organizations),
+        VARIANT_NAMES[variant],
+        s(pick(c.up, (m) => m.wallMs)),
+        s(pick(c["preview (unchanged)"], (m) => m.wallMs)),
+        s(pick(c.refresh, (m) => m.wallMs)),
+        s(pick(c.destroy, (m) => m.wallMs)),
+        (["up", "preview (unchanged)", "refresh", "destroy"] as const)
+          .map((command) => String(pick(c[command], (m) => m.calls)))
+          .join(" / "),
+        s(pick(c.up, (m) => m.cpuMs)),
+        variant === "floor" ? "-" : Math.max(...all.map((m) => m.providerRssMb)).toFixed(0),
+        String(all.reduce((sum, m) => sum + m.throttled, 0)),
+        `${bytes.toLocaleString("en")} (${Math.round(bytes / resources).toLocaleString("en")})`,
+        pick(all, (m) => m.load).toFixed(1),
+      ];
+    }),
+  );
+}
+
+/** The fleet's goals, each with its figure, from the largest fleet measured against the smallest. */
+export function fleetGoals(rows: readonly FleetRow[]): string[] {
+  const sizes = [...new Set(rows.map((r) => r.organizations))].sort((a, b) => a - b);
+  const [small, large] = [sizes[0]!, sizes.at(-1)!];
+  const row = (n: number, variant: FleetRow["variant"]) =>
+    rows.find((r) => r.organizations === n && r.variant === variant)!;
+  const up = (n: number, variant: FleetRow["variant"]) => pick(row(n, variant).byCommand.up, (m) => m.wallMs);
+  const rss = (n: number, variant: FleetRow["variant"]) =>
+    Math.max(
+      ...Object.values(row(n, variant).byCommand)
+        .flat()
+        .map((m) => m.providerRssMb),
+    );
+  const limit = 1.5 * up(large, "nothing") + 1000;
+  const growth = (variant: FleetRow["variant"]) => rss(large, variant) - rss(small, variant);
+  const refreshListings = pick(row(large, "dynamic").byCommand.refresh, (m) => m.listings);
+  const previewCalls = rows
+    .filter((r) => r.variant === "dynamic" || r.variant === "plugin")
+    .map((r) => pick(r.byCommand["preview (unchanged)"], (m) => m.calls));
+  return [
+    `- \`up\` at N = ${large}: ${s(up(large, "dynamic"))} s through the dynamic resources, ${s(up(large, "plugin"))} s through the plugin; goal at most 1.5 × the do-nothing provider's ${s(up(large, "nothing"))} s + 1 s = ${s(limit)} s.`,
+    `- provider memory from N = ${small} to ${large}: +${growth("dynamic").toFixed(0)} MB (dynamic), +${growth("plugin").toFixed(0)} MB (plugin), against +${growth("nothing").toFixed(0)} MB for the do-nothing provider; goal at most 20 MB more than it.`,
+    `- an unchanged preview: ${Math.max(...previewCalls)} calls at most, at every size (goal 0), and it proposes nothing (\`--expect-no-changes\`).`,
+    `- refresh at N = ${large}: ${refreshListings} listings (goal ${2 * large}: one of webhooks and one of domains per organization).`,
+  ];
+}
+
+/** The chart: `up`'s wall time against the number of organizations, one line per variant. */
+export function fleetChart(rows: readonly FleetRow[]): string {
+  const sizes = [...new Set(rows.map((r) => r.organizations))].sort((a, b) => a - b);
+  const [width, height, left, right, top, bottom] = [640, 360, 56, 180, 24, 44];
+  const seconds = rows.map((r) => pick(r.byCommand.up, (m) => m.wallMs) / 1000);
+  const yMax = Math.max(1, Math.ceil(Math.max(...seconds) / 5) * 5);
+  // The sizes grow geometrically: place them on a logarithmic axis.
+  const logs = sizes.map((n) => Math.log(n));
+  const x = (n: number) =>
+    left + ((Math.log(n) - logs[0]!) / Math.max(1e-9, logs.at(-1)! - logs[0]!)) * (width - left - right);
+  const y = (sec: number) => top + (1 - sec / yMax) * (height - top - bottom);
+  const colours: Record<FleetRow["variant"], string> = {
+    dynamic: "#d1495b",
+    plugin: "#00798c",
+    nothing: "#edae49",
+    floor: "#66a182",
+  };
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${width}" height="${height}" fill="white"/>`,
+  ];
+  for (let tick = 0; tick <= yMax; tick += yMax / 5) {
+    parts.push(
+      `<line x1="${left}" x2="${width - right}" y1="${y(tick)}" y2="${y(tick)}" stroke="#ddd"/>`,
+      `<text x="${left - 8}" y="${y(tick) + 4}" text-anchor="end">${tick}</text>`,
+    );
+  }
+  for (const n of sizes) {
+    parts.push(`<text x="${x(n)}" y="${height - bottom + 18}" text-anchor="middle">${n}</text>`);
+  }
+  parts.push(
+    `<text x="${(left + width - right) / 2}" y="${height - 6}" text-anchor="middle">organizations (a Domain and 10 Webhooks each)</text>`,
+    `<text transform="translate(14 ${(top + height - bottom) / 2}) rotate(-90)" text-anchor="middle">pulumi up, seconds</text>`,
+  );
+  for (const [i, variant] of (Object.keys(colours) as FleetRow["variant"][]).entries()) {
+    const points = sizes.map((n) => {
+      const row = rows.find((r) => r.organizations === n && r.variant === variant)!;
+      return [x(n), y(pick(row.byCommand.up, (m) => m.wallMs) / 1000)] as const;
+    });
+    parts.push(
+      `<polyline fill="none" stroke="${colours[variant]}" stroke-width="2" points="${points.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(" ")}"/>`,
+      ...points.map(
+        ([px, py]) =>
+          `<circle cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="3" fill="${colours[variant]}"/>`,
+      ),
+      `<line x1="${width - right + 16}" x2="${width - right + 36}" y1="${top + 10 + i * 20}" y2="${top + 10 + i * 20}" stroke="${colours[variant]}" stroke-width="2"/>`,
+      `<text x="${width - right + 42}" y="${top + 14 + i * 20}">${VARIANT_NAMES[variant]}</text>`,
+    );
+  }
+  parts.push("</svg>");
+  return `${parts.join("\n")}\n`;
+}
+
+/** Writes docs/performance.md and its chart; answers the paths written. */
+export function writePerformanceDoc(run: {
+  started: Date;
+  peer: readonly PeerRow[];
+  fleet: readonly FleetRow[];
+  rounds: number;
+}): string[] {
+  const loads = [
+    ...run.peer.flatMap((r) => Object.values(r.byVariant).flat()),
+    ...run.fleet.flatMap((r) => Object.values(r.byCommand).flat()),
+  ].map((m) => m.load);
+  const conditions = `Measured ${run.started.toISOString().slice(0, 16).replace("T", " ")} UTC on ${availableParallelism()} cores shared with other work (one-minute load average ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)} while it ran: the column \`load\` gives each row's median), Node ${process.versions.node}, Pulumi ${pinnedPulumiVersion()} built from source, against the sandbox on 127.0.0.1 at 10 requests per second per token.`;
+  const doc = `# Performance
+
+<!-- Written by \`npm run bench:engine\` (tools/bench/bench-engine.mts); edit the generator, not this file. -->
+
+${conditions} Wall times depend on that load; CPU times, calls, memory and bytes much less.
+
+## Against a hand-rolled provider
+
+Ten webhooks on a registered domain, made four ways: this package's \`Webhook\`; the peer, a hand-rolled
+dynamic provider on \`fetch\` as a team writes one for itself (no validation, a GET per webhook on refresh,
+no pacing, no retries); a dynamic provider that does nothing; and components only, the engine's floor.
+Medians of ${run.rounds} interleaved rounds (each round runs the four in a new order, on a new sandbox).
+\`preview\`, \`refresh\`, \`replace\` (the first webhook's channel changed) and \`destroy\` run with
+\`--skip-preview\` where they change anything, so that each row is one command. CPU is that of the command
+and every process it started; "our busy share" is the time a call into this package was in flight, its API
+calls included, over the command's wall time.
+
+${peerTable(run.peer)}
+
+## A fleet of organizations
+
+N organizations in one stack, each with its own token through a \`connection\`, each a Domain and 10
+Webhooks: 14 resources per organization through the dynamic resources (the Domain's component, its three
+steps, the ten webhooks), the same through the do-nothing provider and the floor, 12 through the plugin
+(which constructs the Domain's steps itself). Each command once per variant and size; the four variants
+of one size run on one sandbox in turn. The provider's peak memory is the largest of its processes over
+the four commands; "429s absorbed" counts the sandbox's 429 answers, each waited out and retried by the
+client (a 429 that reached the user would have failed the command, and the bench with it).
+
+${fleetTable(run.fleet)}
+
+![pulumi up against the number of organizations](performance-fleet.svg)
+
+${fleetGoals(run.fleet).join("\n")}
+
+## Where the time goes, and what was cut
+
+- **The stored provider.** Every dynamic resource stores its provider's code in its inputs and again in its
+  outputs, and the engine rewrites the whole checkpoint on every step. Pulumi's closure serializer wrote
+  3.6 KB for it; the package now stores one line that asks the runtime contract for the provider by key
+  (\`provider/resource-kit/stored-provider.ts\`), so a Webhook's state went from about 11 KB to 3.5 KB, and
+  the program no longer loads the closure serializer (about 0.2 s of CPU per provider it serializes). State
+  written by earlier versions still runs: the runtime contract keeps serving it.
+- **What state holds.** Besides the stored provider, each resource keeps its inputs and its outputs, the
+  secrets among them encrypted (each ciphertext about 100 to 250 bytes), and the engine adds a stack trace
+  of where the program declared it (about 0.5 KB, the engine's own).
+- **Start-up.** The dynamic-provider host loads \`@pulumi/pulumi\` (about 0.45 s of CPU, the same for every
+  dynamic provider); the runtime contract adds a few milliseconds on require, and loads its schemas on the
+  first check and the API client on the first call that needs it (\`npm run bench:webhook\` measures the
+  cold start).
+
+## Which path to pick
+
+A TypeScript or JavaScript program can use the dynamic resources (\`new Webhook(...)\` from
+\`@service/pulumi\`) or the provider plugin (the same resources by type token, as Python, Go and YAML
+programs use them; [languages.md](languages.md)).
+
+- **The dynamic resources** are the default: nothing to declare in \`Pulumi.yaml\`, types and TSDoc in the
+  editor, and the program's own checks (the webhook quota counted before anything is registered). For a
+  stack of one or a few organizations they are as fast as the plugin or faster: there is no plugin process
+  to start.
+- **The provider plugin** is the choice for a large fleet in one stack (tens of organizations, hundreds of
+  resources): its resources store no provider code, so the checkpoint the engine rewrites on every step is
+  smaller, and one long-lived process serves every resource; the table above shows where it pulls ahead.
+  It is also the only path for programs in other languages, and for a stack that mixes languages.
+
+Both paths share the rate limiter per token and the listings per organization, so neither makes more calls.
+
+## How it was measured
+
+\`npm run bench:engine\` (\`--rounds\`, \`--fleet\`, \`--fleet-rounds\`, \`--skip-peer\`, \`--skip-fleet\`); a run with
+the default options rewrites this page. The programs are in \`tools/bench/webhooks-program/\` and
+\`tools/bench/fleet-program/\`. A probe loaded into every Node process the engine starts
+(\`tools/bench/bench-engine-probe.cjs\`) records each provider process's CPU time and peak memory and
+each call into the package; GNU \`time\` gives each command's CPU time.
+
+[Back to the README](../README.md)
+`;
+  const paths = [join(root, "docs/performance.md"), join(root, "docs/performance-fleet.svg")];
+  writeFileSync(paths[0]!, doc);
+  writeFileSync(paths[1]!, fleetChart(run.fleet));
+  return paths.map((p) => p.slice(root.length + 1));
+}
