@@ -14,7 +14,7 @@ const log = process.env.SERVICE_BENCH_PROBE_LOG;
 const script = process.argv[1] ?? "";
 const kind = script.includes("dynamic-provider")
   ? "dynamic"
-  : /[/\\]plugin([/\\]index\.js)?$/.test(script)
+  : /run-plugin|[/\\]plugin[/\\]|pulumi-resource-service/.test(script)
     ? "plugin"
     : "other";
 const write = (line) => appendFileSync(log, `${JSON.stringify({ pid: process.pid, kind, ...line })}\n`);
