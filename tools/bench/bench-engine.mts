@@ -13,13 +13,15 @@
  *   bytes.
  *
  * It prints both tables and writes docs/performance.md (with docs/performance-fleet.svg, a chart it draws)
- * when it measured both with their defaults. Goals, printed beside the figures: no command slower than the
+ * when it measured both with their defaults (`--report-only` writes them again from the last run's
+ * measures, kept in .e2e-work/bench-engine.json). Goals, printed beside the figures: no command slower than the
  * peer's median; 0 calls on an unchanged preview; refresh at one listing of each kind per organization;
  * fleet `up` at N = 30 within 1.5 × the do-nothing provider's, plus 1 s; provider memory from N = 1 to 30
  * at most 20 MB above the do-nothing provider's growth; no 429 reaching the user.
  */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { builtPulumi } from "../engine/pulumi-engine.mts";
 import {
@@ -44,8 +46,19 @@ const { values } = parseArgs({
     "fleet-rounds": { type: "string", default: "1" },
     "skip-peer": { type: "boolean", default: false },
     "skip-fleet": { type: "boolean", default: false },
+    "report-only": { type: "boolean", default: false },
   },
 });
+/** Where each run keeps what it measured (git-ignored), so that `--report-only` can write the page again. */
+const RESULTS = join(import.meta.dirname, "../../.e2e-work/bench-engine.json");
+if (values["report-only"]) {
+  const saved = JSON.parse(readFileSync(RESULTS, "utf8")) as Parameters<typeof writePerformanceDoc>[0];
+  const written = writePerformanceDoc({ ...saved, started: new Date(saved.started) });
+  process.stdout.write(
+    `${peerTable(saved.peer)}\n\n${fleetTable(saved.fleet)}\n\nwrote ${written.join(" and ")}\n`,
+  );
+  process.exit(0);
+}
 const cli = builtPulumi();
 if (!cli) {
   process.stderr.write(
@@ -193,6 +206,11 @@ if (!values["skip-fleet"]) {
   process.stdout.write(`\n${fleetTable(fleetRows)}\n`);
 }
 
+mkdirSync(dirname(RESULTS), { recursive: true });
+writeFileSync(
+  RESULTS,
+  JSON.stringify({ started, peer: peerRows ?? [], fleet: fleetRows ?? [], rounds: Number(values.rounds) }),
+);
 const defaults = !values["skip-peer"] && !values["skip-fleet"] && values.fleet === "1,3,10,30";
 if (defaults && peerRows && fleetRows) {
   const written = writePerformanceDoc({

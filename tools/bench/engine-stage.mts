@@ -95,6 +95,8 @@ export interface Measure {
   readonly cpuMs: number | undefined;
   /** CPU time of the provider processes (the dynamic-provider host, the provider plugin). */
   readonly providerCpuMs: number;
+  /** CPU time of the other Node processes: the program, and the language host when it is one. */
+  readonly programCpuMs: number;
   /** The largest peak resident memory of a provider process, in MB. */
   readonly providerRssMb: number;
   /** Provider processes from their start to their last answer, summed. */
@@ -106,6 +108,8 @@ export interface Measure {
   readonly calls: number;
   readonly creates: number;
   readonly listings: number;
+  /** The most calls the sandbox answered in any one second, over every token: above 10, tokens overlapped. */
+  readonly peakCallsPerSecond: number;
   /** Answers of 429 the sandbox gave: each was waited out and retried, or it failed the command. */
   readonly throttled: number;
   /** The checkpoint's size after the command, in bytes, and its resources. */
@@ -140,6 +144,10 @@ function providerUsage(log: string) {
   let cpuMs = 0;
   let rssKb = 0;
   const providers = lines.filter((l) => l.kind !== "other");
+  let programCpuMs = 0;
+  const others = lines.filter((l) => l.kind === "other" && l.event === "usage");
+  for (const pid of new Set(others.map((l) => l.pid)))
+    programCpuMs += Math.max(...others.filter((l) => l.pid === pid).map((l) => l.cpuMs ?? 0));
   for (const pid of new Set(providers.map((l) => l.pid))) {
     const mine = providers.filter((l) => l.pid === pid);
     const usages = mine.filter((l) => l.event === "usage");
@@ -160,7 +168,18 @@ function providerUsage(log: string) {
     }
     busyMs += to - from;
   }
-  return { spanMs, busyMs, cpuMs, rssMb: rssKb / 1024 };
+  return { spanMs, busyMs, cpuMs, programCpuMs, rssMb: rssKb / 1024 };
+}
+
+/** The most of `times` (milliseconds) that fall in any one second. */
+function peakPerSecond(times: readonly number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let peak = 0;
+  for (let end = 0, start = 0; end < sorted.length; end++) {
+    while (sorted[end]! - sorted[start]! >= 1000) start++;
+    peak = Math.max(peak, end - start + 1);
+  }
+  return peak;
 }
 
 /** The project's name, from its Pulumi.yaml. */
@@ -222,6 +241,7 @@ export function benchProject(cli: string, from: string, sandbox: Sandbox, extraE
       wallMs,
       cpuMs: timed ? (cpu[0]! + cpu[1]!) * 1000 : undefined,
       providerCpuMs: usage.cpuMs,
+      programCpuMs: usage.programCpuMs,
       providerRssMb: usage.rssMb,
       spanMs: usage.spanMs,
       busyMs: usage.busyMs,
@@ -229,6 +249,7 @@ export function benchProject(cli: string, from: string, sandbox: Sandbox, extraE
       calls: calls.filter((c) => c.status !== 429).length,
       creates: calls.filter((c) => c.route === "/v2/webhooks" && c.status !== 429).length,
       listings: calls.filter((c) => c.route?.startsWith("/v2/search/") && c.status !== 429).length,
+      peakCallsPerSecond: peakPerSecond(calls.filter((c) => c.status !== 429).map((c) => c.at)),
       throttled: calls.filter((c) => c.status === 429).length,
       checkpointBytes: bytes,
       resources,

@@ -91,6 +91,7 @@ export function fleetTable(rows: readonly FleetRow[]): string {
       "destroy s",
       "calls up / preview / refresh / destroy",
       "CPU of up s",
+      "peak calls/s",
       "provider peak RSS MB",
       "429s absorbed",
       "checkpoint bytes (per resource)",
@@ -111,6 +112,7 @@ export function fleetTable(rows: readonly FleetRow[]): string {
           .map((command) => String(pick(c[command], (m) => m.calls)))
           .join(" / "),
         s(pick(c.up, (m) => m.cpuMs)),
+        String(Math.max(...all.map((m) => m.peakCallsPerSecond))),
         variant === "floor" ? "-" : Math.max(...all.map((m) => m.providerRssMb)).toFixed(0),
         String(all.reduce((sum, m) => sum + m.throttled, 0)),
         `${bytes.toLocaleString("en")} (${Math.round(bytes / resources).toLocaleString("en")})`,
