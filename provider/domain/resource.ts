@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { AcceptLanguage, ConnectionInput } from "../../contract/common-types";
 import { withSecretConnection, withSecretOutputs } from "../resource-kit/options";
-import { StoredResource } from "../resource-kit/stored-provider";
+import { withStoredProvider } from "../resource-kit/stored-provider";
 import { domainRegistration, domainVerification } from "./declaration";
 
 /** The members every domain step takes; a change to them updates in place. */
@@ -19,7 +19,7 @@ export interface DomainRegistrationArgs extends DomainStepArgs {
 }
 
 /** start_registration: the verifier, the URL to serve it at and the register token (secret). */
-export class DomainRegistration extends StoredResource {
+export class DomainRegistration extends pulumi.CustomResource {
   /** The hostname being verified. */
   declare readonly domainName: pulumi.Output<string>;
   /** `https://<domainName>/service_url_registration/<verifier>`: where the token must be served. */
@@ -40,16 +40,16 @@ export class DomainRegistration extends StoredResource {
    */
   constructor(name: string, args: DomainRegistrationArgs, opts: pulumi.CustomResourceOptions = {}) {
     super(
-      domainRegistration,
+      domainRegistration.token,
       name,
-      {
+      withStoredProvider(domainRegistration.key, {
         ...withSecretConnection(args),
         url: undefined,
         verifier: undefined,
         key: undefined,
         registerToken: undefined,
         expiresAt: undefined,
-      },
+      }),
       withSecretOutputs(opts, domainRegistration.secrets.outputs),
     );
   }
@@ -74,7 +74,7 @@ export interface DomainVerificationArgs extends DomainStepArgs {
 }
 
 /** finish_registration, once the file is served: stands for the registered domain (id: domain_uuid). */
-export class DomainVerification extends StoredResource {
+export class DomainVerification extends pulumi.CustomResource {
   /** The service's domain_uuid, also the resource id. */
   declare readonly domainUuid: pulumi.Output<string>;
   /** The registered hostname. */
@@ -91,15 +91,15 @@ export class DomainVerification extends StoredResource {
    */
   constructor(name: string, args: DomainVerificationArgs, opts: pulumi.CustomResourceOptions = {}) {
     super(
-      domainVerification,
+      domainVerification.token,
       name,
-      {
+      withStoredProvider(domainVerification.key, {
         ...withSecretConnection(args),
         registerToken: args.registerToken === undefined ? undefined : pulumi.secret(args.registerToken),
         domainUuid: undefined,
         status: undefined,
         createTime: undefined,
-      },
+      }),
       withSecretOutputs(opts, domainVerification.secrets.outputs),
     );
   }

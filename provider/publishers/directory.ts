@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { withSecretOutputs } from "../resource-kit/options";
-import { StoredResource } from "../resource-kit/stored-provider";
+import { withStoredProvider } from "../resource-kit/stored-provider";
 import { verificationFile } from "./declaration";
 import type { Publisher } from "./publisher";
 
@@ -15,7 +15,7 @@ export interface VerificationFileArgs {
 }
 
 /** A file in a local folder, for hosts that serve a folder (the quickstart's sandbox origin). */
-export class VerificationFile extends StoredResource {
+export class VerificationFile extends pulumi.CustomResource {
   /** The absolute path of the written file. */
   declare readonly path: pulumi.Output<string>;
 
@@ -26,9 +26,14 @@ export class VerificationFile extends StoredResource {
    */
   constructor(name: string, args: VerificationFileArgs, opts: pulumi.CustomResourceOptions = {}) {
     super(
-      verificationFile,
+      verificationFile.token,
       name,
-      { ...args, content: pulumi.secret(args.content), path: undefined, contentHash: undefined },
+      withStoredProvider(verificationFile.key, {
+        ...args,
+        content: pulumi.secret(args.content),
+        path: undefined,
+        contentHash: undefined,
+      }),
       withSecretOutputs(opts, verificationFile.secrets.outputs),
     );
   }

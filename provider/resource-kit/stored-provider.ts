@@ -1,5 +1,4 @@
-import * as pulumi from "@pulumi/pulumi";
-import type { DeclaredResource } from "./declaration";
+import type * as pulumi from "@pulumi/pulumi";
 
 /**
  * The dynamic provider of a resource type as the stack's state stores it (`__provider`, in the inputs and
@@ -15,23 +14,11 @@ export function storedProviderText(key: string): string {
 }
 
 /**
- * The base of every dynamic resource of this package: a `pulumi-nodejs:dynamic` resource, as
- * `pulumi.dynamic.Resource` registers one, whose `__provider` is `storedProviderText` rather than a
- * serialized closure (which also spares the program loading Pulumi's closure serializer).
+ * The inputs to register a dynamic resource of this package with (`pulumi.CustomResource` under its
+ * `pulumi-nodejs:dynamic` type token, as `pulumi.dynamic.Resource` registers one): `props` and, as
+ * `__provider`, `storedProviderText` rather than a serialized closure, which also spares the program
+ * loading Pulumi's closure serializer.
  */
-export abstract class StoredResource extends pulumi.CustomResource {
-  /**
-   * @param declared - The resource's declaration: its type token and the key its provider is served under.
-   * @param name - The resource's name: its identity in the stack.
-   * @param props - Its inputs, and its outputs as `undefined`.
-   * @param opts - Resource options.
-   */
-  constructor(
-    declared: Pick<DeclaredResource, "key" | "token">,
-    name: string,
-    props: pulumi.Inputs,
-    opts: pulumi.CustomResourceOptions,
-  ) {
-    super(declared.token, name, { ...props, __provider: storedProviderText(declared.key) }, opts);
-  }
+export function withStoredProvider(key: string, props: pulumi.Inputs): pulumi.Inputs {
+  return { ...props, __provider: storedProviderText(key) };
 }

@@ -73,95 +73,128 @@ const load = () => loadavg()[0]!;
 const rotated = <T,>(items: readonly T[], round: number) =>
   items.map((_, i) => items[(i + round) % items.length]!);
 
-const PEER_VARIANTS = ["package", "peer", "nothing", "floor"] as const;
-type PeerVariant = (typeof PEER_VARIANTS)[number];
+/** Each command's measure, with the machine's load as it ended. */
+type Measures = Record<string, Measure & { load: number }>;
 
-/** One round of the ten webhooks, every variant in turn, on a sandbox of its own. */
-async function peerRound(
+/** One command of a round: its name in the tables, its arguments, and what to change before it. */
+interface Command {
+  readonly name: string;
+  readonly args: readonly string[];
+  readonly settings?: [string, string, boolean?][];
+}
+
+/**
+ * One round: a stack of `program` per variant, configured by `settings`, then each command on every
+ * stack in turn, before the next command: the variants of one command run seconds apart, so that the
+ * machine's load (shared, and it changes by the minute) weighs on them alike. The order turns with the
+ * round and the command, so that no variant always goes first. The stage is closed after.
+ */
+async function interleaved<V extends string>(
+  stage: Awaited<ReturnType<typeof startStage>>,
   round: number,
-): Promise<Map<PeerVariant, Record<string, Measure & { load: number }>>> {
-  const [ours, peer] = benchOrganizations(2, `round-${round}`) as [BenchOrganization, BenchOrganization];
-  const stage = await startStage([ours, peer]);
-  const results = new Map<PeerVariant, Record<string, Measure & { load: number }>>();
+  variants: readonly V[],
+  program: {
+    dir: string;
+    settings(variant: V): [string, string, boolean?][];
+    env?(variant: V): NodeJS.ProcessEnv;
+  },
+  commands: readonly Command[],
+): Promise<Map<V, Measures>> {
+  const projects = new Map<V, ReturnType<typeof benchProject>>();
+  const results = new Map<V, Measures>(variants.map((v) => [v, {}]));
   try {
-    await stage.registerDomain(ours);
-    await stage.registerDomain(peer);
-    for (const variant of rotated(PEER_VARIANTS, round)) {
-      const org = variant === "peer" ? peer : ours;
-      const p = benchProject(cli!, join(import.meta.dirname, "webhooks-program"), stage.sandbox);
-      try {
-        await p.run("stack", "init", "bench");
-        await p.configure([
-          ["variant", variant],
-          ["host", org.host],
-          ["sandboxUrl", stage.sandbox.url],
-          ["service:baseUrl", stage.sandbox.url],
-          ["service:token", org.token, true],
-          ["token", org.token, true],
-          ["webhookSecret", SECRET, true],
-        ]);
-        const step = async (...args: string[]) => ({ ...(await p.run(...args)), load: load() });
-        const measures: Record<string, Measure & { load: number }> = {};
-        measures.preview = await step("preview");
-        measures.up = await step("up", "--yes", "--skip-preview");
-        measures["preview (unchanged)"] = await step("preview");
-        measures.refresh = await step("refresh", "--yes", "--skip-preview");
-        await p.configure([["replaced", "replaced-channel"]]);
-        measures.replace = await step("up", "--yes", "--skip-preview");
-        measures.destroy = await step("destroy", "--yes", "--skip-preview");
-        results.set(variant, measures);
-      } finally {
-        p.cleanup();
+    for (const variant of variants) {
+      const p = benchProject(
+        cli!,
+        join(import.meta.dirname, program.dir),
+        stage.sandbox,
+        program.env?.(variant),
+      );
+      projects.set(variant, p);
+      await p.run("stack", "init", "bench");
+      await p.configure([
+        ["variant", variant],
+        ["webhookSecret", SECRET, true],
+        ...program.settings(variant),
+      ]);
+    }
+    for (const [i, command] of commands.entries()) {
+      for (const variant of rotated(variants, round + i)) {
+        const p = projects.get(variant)!;
+        if (command.settings) await p.configure(command.settings);
+        results.get(variant)![command.name] = { ...(await p.run(...command.args)), load: load() };
       }
     }
   } finally {
+    for (const p of projects.values()) p.cleanup();
     await stage.close();
   }
   return results;
 }
 
+const PEER_VARIANTS = ["package", "peer", "nothing", "floor"] as const;
+
+/** One round of the ten webhooks, on a sandbox of its own. */
+async function peerRound(round: number) {
+  const [ours, peer] = benchOrganizations(2, `round-${round}`) as [BenchOrganization, BenchOrganization];
+  const stage = await startStage([ours, peer]);
+  await stage.registerDomain(ours);
+  await stage.registerDomain(peer);
+  const settings = (variant: string): [string, string, boolean?][] => {
+    const org = variant === "peer" ? peer : ours;
+    return [
+      ["host", org.host],
+      ["sandboxUrl", stage.sandbox.url],
+      ["service:baseUrl", stage.sandbox.url],
+      ["service:token", org.token, true],
+      ["token", org.token, true],
+    ];
+  };
+  return interleaved(stage, round, PEER_VARIANTS, { dir: "webhooks-program", settings }, [
+    { name: "preview", args: ["preview"] },
+    { name: "up", args: ["up", "--yes", "--skip-preview"] },
+    { name: "preview (unchanged)", args: ["preview"] },
+    { name: "refresh", args: ["refresh", "--yes", "--skip-preview"] },
+    {
+      name: "replace",
+      args: ["up", "--yes", "--skip-preview"],
+      settings: [["replaced", "replaced-channel"]],
+    },
+    { name: "destroy", args: ["destroy", "--yes", "--skip-preview"] },
+  ]);
+}
+
 const FLEET_VARIANTS = ["dynamic", "plugin", "nothing", "floor"] as const;
-type FleetVariant = (typeof FLEET_VARIANTS)[number];
 const FLEET_COMMANDS = ["up", "preview (unchanged)", "refresh", "destroy"] as const;
 
-/** One round of a fleet of `n` organizations, every variant in turn, on a sandbox of its own. */
+/**
+ * One round of a fleet of `n` organizations, on a sandbox of its own: the two paths that call the service
+ * each have organizations of their own, so that their stacks can stand side by side.
+ */
 async function fleetRound(n: number, round: number) {
-  const orgs = benchOrganizations(n);
-  const stage = await startStage(orgs);
-  const results = new Map<FleetVariant, Record<string, Measure & { load: number }>>();
-  try {
-    for (const variant of rotated(FLEET_VARIANTS, round)) {
-      const p = benchProject(cli!, join(import.meta.dirname, "fleet-program"), stage.sandbox, {
-        SERVICE_BENCH_TOKENS: JSON.stringify(orgs.map((o) => o.token)),
-      });
-      try {
-        await p.run("stack", "init", "bench");
-        await p.configure([
-          ["organizations", String(n)],
-          ["variant", variant],
-          ["sandboxUrl", stage.sandbox.url],
-          ["filesDir", stage.files],
-          [
-            "service:hostOverrides",
-            JSON.stringify(Object.fromEntries(orgs.map((o) => [o.host, stage.originUrl]))),
-          ],
-          ["webhookSecret", SECRET, true],
-        ]);
-        const step = async (...args: string[]) => ({ ...(await p.run(...args)), load: load() });
-        const measures: Record<string, Measure & { load: number }> = {};
-        measures.up = await step("up", "--yes", "--skip-preview");
-        measures["preview (unchanged)"] = await step("preview", "--expect-no-changes");
-        measures.refresh = await step("refresh", "--yes", "--skip-preview");
-        measures.destroy = await step("destroy", "--yes", "--skip-preview");
-        results.set(variant, measures);
-      } finally {
-        p.cleanup();
-      }
-    }
-  } finally {
-    await stage.close();
-  }
-  return results;
+  const orgs = { dynamic: benchOrganizations(n, "dynamic"), plugin: benchOrganizations(n, "plugin") };
+  const stage = await startStage([...orgs.dynamic, ...orgs.plugin]);
+  const orgsOf = (variant: string) => (variant === "plugin" ? orgs.plugin : orgs.dynamic);
+  const program = {
+    dir: "fleet-program",
+    env: (variant: string) => ({ SERVICE_BENCH_TOKENS: JSON.stringify(orgsOf(variant).map((o) => o.token)) }),
+    settings: (variant: string): [string, string, boolean?][] => [
+      ["organizations", String(n)],
+      ["prefix", variant === "plugin" ? "plugin" : "dynamic"],
+      ["sandboxUrl", stage.sandbox.url],
+      ["filesDir", stage.files],
+      [
+        "service:hostOverrides",
+        JSON.stringify(Object.fromEntries(orgsOf(variant).map((o) => [o.host, stage.originUrl]))),
+      ],
+    ],
+  };
+  return interleaved(stage, round, FLEET_VARIANTS, program, [
+    { name: "up", args: ["up", "--yes", "--skip-preview"] },
+    { name: "preview (unchanged)", args: ["preview", "--expect-no-changes"] },
+    { name: "refresh", args: ["refresh", "--yes", "--skip-preview"] },
+    { name: "destroy", args: ["destroy", "--yes", "--skip-preview"] },
+  ]);
 }
 
 const started = new Date();
@@ -206,19 +239,18 @@ if (!values["skip-fleet"]) {
   process.stdout.write(`\n${fleetTable(fleetRows)}\n`);
 }
 
+const measured = {
+  started,
+  peer: peerRows ?? [],
+  fleet: fleetRows ?? [],
+  rounds: Number(values.rounds),
+  fleetRounds: Number(values["fleet-rounds"]),
+};
 mkdirSync(dirname(RESULTS), { recursive: true });
-writeFileSync(
-  RESULTS,
-  JSON.stringify({ started, peer: peerRows ?? [], fleet: fleetRows ?? [], rounds: Number(values.rounds) }),
-);
+writeFileSync(RESULTS, JSON.stringify(measured));
 const defaults = !values["skip-peer"] && !values["skip-fleet"] && values.fleet === "1,3,10,30";
-if (defaults && peerRows && fleetRows) {
-  const written = writePerformanceDoc({
-    started,
-    peer: peerRows,
-    fleet: fleetRows,
-    rounds: Number(values.rounds),
-  });
+if (defaults) {
+  const written = writePerformanceDoc(measured);
   process.stdout.write(`\nwrote ${written.join(" and ")}\n`);
 } else {
   process.stdout.write(

@@ -149,6 +149,31 @@ export function fleetGoals(rows: readonly FleetRow[]): string[] {
   ];
 }
 
+/**
+ * Which path a TypeScript program should pick, from the largest fleet measured: the plugin when its
+ * `up` there was clearly faster (by a tenth or more), else the dynamic resources.
+ */
+function pathAdvice(rows: readonly FleetRow[]): string {
+  const large = Math.max(...rows.map((r) => r.organizations));
+  const small = Math.min(...rows.map((r) => r.organizations));
+  const up = (n: number, variant: FleetRow["variant"]) =>
+    pick(rows.find((r) => r.organizations === n && r.variant === variant)!.byCommand.up, (m) => m.wallMs);
+  const [dynamicLarge, pluginLarge] = [up(large, "dynamic"), up(large, "plugin")];
+  const [dynamicSmall, pluginSmall] = [up(small, "dynamic"), up(small, "plugin")];
+  const measured = `Measured: \`up\` took ${s(dynamicSmall)} s (dynamic) against ${s(pluginSmall)} s (plugin) at N = ${small}, and ${s(dynamicLarge)} s against ${s(pluginLarge)} s at N = ${large}.`;
+  const pluginAhead = pluginLarge < 0.9 * dynamicLarge;
+  return [
+    measured,
+    "",
+    "- **The dynamic resources** are the default: nothing to declare in `Pulumi.yaml`, types and TSDoc in",
+    "  the editor, and the program's own checks (the webhook quota counted before anything is registered).",
+    "  They need no plugin process, and their stored provider is one line.",
+    pluginAhead
+      ? `- **The provider plugin** is worth it for a large fleet in one stack (tens of organizations, hundreds of resources): at N = ${large} its \`up\` was ${(100 * (1 - pluginLarge / dynamicLarge)).toFixed(0)} % faster. It is also the only path for programs in other languages, and for a stack that mixes languages.`
+      : `- **The provider plugin** is no faster for a TypeScript program, even at N = ${large}: pick it when the stack mixes languages, or to keep one set of resource types across a platform's programs in several languages.`,
+  ].join("\n");
+}
+
 /** The chart: `up`'s wall time against the number of organizations, one line per variant. */
 export function fleetChart(rows: readonly FleetRow[]): string {
   const sizes = [...new Set(rows.map((r) => r.organizations))].sort((a, b) => a - b);
@@ -208,6 +233,7 @@ export function writePerformanceDoc(run: {
   peer: readonly PeerRow[];
   fleet: readonly FleetRow[];
   rounds: number;
+  fleetRounds: number;
 }): string[] {
   const loads = [
     ...run.peer.flatMap((r) => Object.values(r.byVariant).flat()),
@@ -225,7 +251,9 @@ ${conditions} Wall times depend on that load; CPU times, calls, memory and bytes
 Ten webhooks on a registered domain, made four ways: this package's \`Webhook\`; the peer, a hand-rolled
 dynamic provider on \`fetch\` as a team writes one for itself (no validation, a GET per webhook on refresh,
 no pacing, no retries); a dynamic provider that does nothing; and components only, the engine's floor.
-Medians of ${run.rounds} interleaved rounds (each round runs the four in a new order, on a new sandbox).
+Medians of ${run.rounds} rounds, each on a new sandbox, interleaved by command: the four stacks stand side
+by side, and each command runs on all four, in an order that turns, before the next command, so that the
+shared machine's changing load weighs on them alike.
 \`preview\`, \`refresh\`, \`replace\` (the first webhook's channel changed) and \`destroy\` run with
 \`--skip-preview\` where they change anything, so that each row is one command. CPU is that of the command
 and every process it started; "our busy share" is the time a call into this package was in flight, its API
@@ -236,10 +264,10 @@ ${peerTable(run.peer)}
 ## A fleet of organizations
 
 N organizations in one stack, each with its own token through a \`connection\`, each a Domain and 10
-Webhooks: 14 resources per organization through the dynamic resources (the Domain's component, its three
-steps, the ten webhooks), the same through the do-nothing provider and the floor, 12 through the plugin
-(which constructs the Domain's steps itself). Each command once per variant and size; the four variants
-of one size run on one sandbox in turn. The provider's peak memory is the largest of its processes over
+Webhooks: 14 resources per organization on every path (the Domain's component, its three steps, the ten
+webhooks; the plugin constructs the Domain's steps itself). The dynamic and the plugin stacks have
+organizations of their own on one sandbox, so that the four stacks of one size stand side by side and
+each command runs on all four in turn, as above (${run.fleetRounds} round${run.fleetRounds === 1 ? "" : "s"} per size). The provider's peak memory is the largest of its processes over
 the four commands; "429s absorbed" counts the sandbox's 429 answers, each waited out and retried by the
 client (a 429 that reached the user would have failed the command, and the bench with it).
 
@@ -251,15 +279,31 @@ ${fleetGoals(run.fleet).join("\n")}
 
 ## Where the time goes, and what was cut
 
-- **The stored provider.** Every dynamic resource stores its provider's code in its inputs and again in its
-  outputs, and the engine rewrites the whole checkpoint on every step. Pulumi's closure serializer wrote
-  3.6 KB for it; the package now stores one line that asks the runtime contract for the provider by key
-  (\`provider/resource-kit/stored-provider.ts\`), so a Webhook's state went from about 11 KB to 3.5 KB, and
-  the program no longer loads the closure serializer (about 0.2 s of CPU per provider it serializes). State
-  written by earlier versions still runs: the runtime contract keeps serving it.
-- **What state holds.** Besides the stored provider, each resource keeps its inputs and its outputs, the
-  secrets among them encrypted (each ciphertext about 100 to 250 bytes), and the engine adds a stack trace
-  of where the program declared it (about 0.5 KB, the engine's own).
+- **The engine saves the whole checkpoint after every step.** A CPU profile of the CLI (\`pulumi up
+  --profiling\`) for the dynamic fleet at N = 30 spent 65 % of its 22.8 s of CPU saving snapshots: JSON
+  encoding (22 %), the file backend's MD5 of each write (11 %), encrypting secrets (8 %), and the garbage
+  that makes. That cost grows with steps × bytes, so with the square of the fleet: every byte a resource
+  keeps in state is paid again at each of the ~850 saves of the fleet's \`up\` (one as each of its 422
+  resources starts, one as it ends).
+- **The stored provider.** Every dynamic resource keeps its provider's code in its inputs and again in its
+  outputs. Pulumi's closure serializer wrote 3.6 KB for it; the package now stores one line that asks the
+  runtime contract for the provider by key (\`provider/resource-kit/stored-provider.ts\`): the fleet's
+  checkpoint at N = 1 went from 146,847 to 50,541 bytes, from 9.2 KB to 3.2 KB per resource, now smaller than
+  the do-nothing provider's. The program no longer loads the closure serializer either (about 0.2 s of CPU
+  for each provider it serializes). State written by earlier versions still runs: the runtime contract keeps
+  serving it, and an upgrade proposes no change.
+- **What state still holds.** Each resource keeps its inputs and outputs, the secrets among them encrypted
+  (a connection, a secret key, their salted hashes: 200 to 330 bytes each), and the engine adds a stack
+  trace of where the program declared it (about 0.5 KB, the engine's own).
+- **The plugin's start.** A project that lists the plugin's folder made the engine start it through the
+  Node.js language host, whose plugin runner loads TypeScript and ts-node first; the folder now holds an
+  executable \`pulumi-resource-service\` that the engine runs as it is (0.6 s less CPU per command at
+  N = 3, and 30 MB less memory).
+- **The service's rate, and the engine's parallelism.** An organization's \`up\` makes 13 calls (start and
+  finish of its domain, a listing, ten creates): more than 10 in a second, so its last creates wait for the
+  window, each holding one of the engine's parallel slots (\`--parallel\` defaults to 4 per core, 8 here)
+  meanwhile. The wait is the service's limit, kept; the organizations themselves proceed side by side (the
+  fleet table's peak calls per second is over every token, above 10 when they overlap).
 - **Start-up.** The dynamic-provider host loads \`@pulumi/pulumi\` (about 0.45 s of CPU, the same for every
   dynamic provider); the runtime contract adds a few milliseconds on require, and loads its schemas on the
   first check and the API client on the first call that needs it (\`npm run bench:webhook\` measures the
@@ -269,18 +313,10 @@ ${fleetGoals(run.fleet).join("\n")}
 
 A TypeScript or JavaScript program can use the dynamic resources (\`new Webhook(...)\` from
 \`@service/pulumi\`) or the provider plugin (the same resources by type token, as Python, Go and YAML
-programs use them; [languages.md](languages.md)).
+programs use them; [languages.md](languages.md)). Both make the same calls: they share the rate limiter
+per token and the listings per organization.
 
-- **The dynamic resources** are the default: nothing to declare in \`Pulumi.yaml\`, types and TSDoc in the
-  editor, and the program's own checks (the webhook quota counted before anything is registered). For a
-  stack of one or a few organizations they are as fast as the plugin or faster: there is no plugin process
-  to start.
-- **The provider plugin** is the choice for a large fleet in one stack (tens of organizations, hundreds of
-  resources): its resources store no provider code, so the checkpoint the engine rewrites on every step is
-  smaller, and one long-lived process serves every resource; the table above shows where it pulls ahead.
-  It is also the only path for programs in other languages, and for a stack that mixes languages.
-
-Both paths share the rate limiter per token and the listings per organization, so neither makes more calls.
+${pathAdvice(run.fleet)}
 
 ## How it was measured
 
@@ -288,7 +324,8 @@ Both paths share the rate limiter per token and the listings per organization, s
 the default options rewrites this page. The programs are in \`tools/bench/webhooks-program/\` and
 \`tools/bench/fleet-program/\`. A probe loaded into every Node process the engine starts
 (\`tools/bench/bench-engine-probe.cjs\`) records each provider process's CPU time and peak memory and
-each call into the package; GNU \`time\` gives each command's CPU time.
+each call into the package; GNU \`time\` gives each command's CPU time (the CLI's and that of the
+processes it waited for).
 
 [Back to the README](../README.md)
 `;

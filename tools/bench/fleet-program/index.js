@@ -1,6 +1,7 @@
 // The fleet `npm run bench:engine` measures: N organizations, each with its own token given through a
 // `connection`, and per organization a Domain and 10 Webhooks on it. Stack configuration:
 // - organizations: N; sandboxUrl, filesDir (required); webhookSecret (secret, required);
+// - prefix: the organizations are <prefix>-0 to <prefix>-<N-1>, each verifying hooks.<organization>.test;
 // - variant: what makes the resources:
 //   - "dynamic": this package's dynamic resources (what a TypeScript program gets from `new Webhook`);
 //   - "plugin": the provider plugin's resources, by type token (what a Python, Go or YAML program gets);
@@ -11,6 +12,7 @@ const pulumi = require("@pulumi/pulumi");
 
 const config = new pulumi.Config();
 const organizations = config.requireNumber("organizations");
+const prefix = config.get("prefix") ?? "bench";
 const variant = config.require("variant");
 const baseUrl = config.require("sandboxUrl");
 const filesDir = config.require("filesDir");
@@ -120,7 +122,7 @@ const makers = {
 
 const make = makers[variant]();
 for (let i = 0; i < organizations; i++) {
-  const organization = `bench-${i}`;
+  const organization = `${prefix}-${i}`;
   const host = `hooks.${organization}.test`;
   const connection = { token: pulumi.secret(tokens[i]), baseUrl };
   const domain = make.domain(`${organization}-domain`, connection, host);
