@@ -49,6 +49,7 @@ export function peerTable(rows: readonly PeerRow[]): string {
       "floor s",
       "calls ours / peer",
       "CPU ours / peer s",
+      "first call ours / peer s",
       "our busy share",
       "load",
     ],
@@ -65,6 +66,9 @@ export function peerTable(rows: readonly PeerRow[]): string {
         s(pick(v.floor, (m) => m.wallMs)),
         `${pick(v.package, (m) => m.calls)} / ${pick(v.peer, (m) => m.calls)}`,
         `${s(pick(v.package, (m) => m.cpuMs))} / ${s(pick(v.peer, (m) => m.cpuMs))}`,
+        v.package.some((m) => m.firstCallMs !== undefined)
+          ? `${s(pick(v.package, (m) => m.firstCallMs))} / ${s(pick(v.peer, (m) => m.firstCallMs))}`
+          : "-",
         `${((100 * busy) / ours).toFixed(0)} %`,
         pick([...v.package, ...v.peer], (m) => m.load).toFixed(1),
       ];
@@ -179,7 +183,10 @@ export function fleetChart(rows: readonly FleetRow[]): string {
   const sizes = [...new Set(rows.map((r) => r.organizations))].sort((a, b) => a - b);
   const [width, height, left, right, top, bottom] = [640, 360, 56, 180, 24, 44];
   const seconds = rows.map((r) => pick(r.byCommand.up, (m) => m.wallMs) / 1000);
-  const yMax = Math.max(1, Math.ceil(Math.max(...seconds) / 5) * 5);
+  // A round step between grid lines, at most six of them.
+  const highest = Math.max(1, ...seconds);
+  const step = [1, 2, 5, 10, 20, 30, 60, 120].find((n) => highest / n <= 6) ?? 300;
+  const yMax = Math.ceil(highest / step) * step;
   // The sizes grow geometrically: place them on a logarithmic axis.
   const logs = sizes.map((n) => Math.log(n));
   const x = (n: number) =>
@@ -195,7 +202,7 @@ export function fleetChart(rows: readonly FleetRow[]): string {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="${width}" height="${height}" fill="white"/>`,
   ];
-  for (let tick = 0; tick <= yMax; tick += yMax / 5) {
+  for (let tick = 0; tick <= yMax; tick += step) {
     parts.push(
       `<line x1="${left}" x2="${width - right}" y1="${y(tick)}" y2="${y(tick)}" stroke="#ddd"/>`,
       `<text x="${left - 8}" y="${y(tick) + 4}" text-anchor="end">${tick}</text>`,
@@ -257,7 +264,8 @@ shared machine's changing load weighs on them alike.
 \`preview\`, \`refresh\`, \`replace\` (the first webhook's channel changed) and \`destroy\` run with
 \`--skip-preview\` where they change anything, so that each row is one command. CPU is that of the command
 and every process it started; "our busy share" is the time a call into this package was in flight, its API
-calls included, over the command's wall time.
+calls included, over the command's wall time; "first call" is when the sandbox answered the command's
+first API call, from the command's start.
 
 ${peerTable(run.peer)}
 
