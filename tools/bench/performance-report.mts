@@ -164,7 +164,13 @@ function pathAdvice(rows: readonly FleetRow[]): string {
     pick(rows.find((r) => r.organizations === n && r.variant === variant)!.byCommand.up, (m) => m.wallMs);
   const [dynamicLarge, pluginLarge] = [up(large, "dynamic"), up(large, "plugin")];
   const [dynamicSmall, pluginSmall] = [up(small, "dynamic"), up(small, "plugin")];
-  const measured = `Measured: \`up\` took ${s(dynamicSmall)} s (dynamic) against ${s(pluginSmall)} s (plugin) at N = ${small}, and ${s(dynamicLarge)} s against ${s(pluginLarge)} s at N = ${large}.`;
+  const rss = (variant: FleetRow["variant"]) =>
+    Math.max(
+      ...Object.values(rows.find((r) => r.organizations === large && r.variant === variant)!.byCommand)
+        .flat()
+        .map((m) => m.providerRssMb),
+    ).toFixed(0);
+  const measured = `Measured: \`up\` took ${s(dynamicSmall)} s (dynamic) against ${s(pluginSmall)} s (plugin) at N = ${small}, and ${s(dynamicLarge)} s against ${s(pluginLarge)} s at N = ${large}, where the provider's process peaked at ${rss("dynamic")} MB (dynamic) and ${rss("plugin")} MB (plugin, which also constructs every Domain component in its own process).`;
   const pluginAhead = pluginLarge < 0.9 * dynamicLarge;
   return [
     measured,
@@ -329,7 +335,7 @@ ${pathAdvice(run.fleet)}
 ## How it was measured
 
 \`npm run bench:engine\` (\`--rounds\`, \`--fleet\`, \`--fleet-rounds\`, \`--skip-peer\`, \`--skip-fleet\`); a run with
-the default options rewrites this page. The programs are in \`tools/bench/webhooks-program/\` and
+the default options rewrites this page, and \`--report-only\` writes it again from the last run's measures. The programs are in \`tools/bench/webhooks-program/\` and
 \`tools/bench/fleet-program/\`. A probe loaded into every Node process the engine starts
 (\`tools/bench/bench-engine-probe.cjs\`) records each provider process's CPU time and peak memory and
 each call into the package; GNU \`time\` gives each command's CPU time (the CLI's and that of the
