@@ -13,7 +13,8 @@
 const englishOnly = {
   name: "zod-english-only",
   load(id) {
-    if (/[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/.test(id)) return 'export { default as en } from "./en.js";';
+    if (/[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/.test(id))
+      return 'export { default as en } from "./en.js";';
     return undefined;
   },
 };
