@@ -5,8 +5,23 @@
  * chunk per lazily imported lifecycle module keeps the first Check from loading the API client. The
  * rest of the package stays as tsc emits it; undici and @pulumi are left to node_modules.
  */
+/**
+ * zod's messages in every language it ships (zod/v4/locales/index.js, 300 KB: two thirds of the chunk
+ * the first Read or Create loads) reach the bundle through `z.locales`, which nothing here uses: zod
+ * registers English itself (classic/schemas.js imports locales/en.js). Only English is kept.
+ */
+const englishOnly = {
+  name: "zod-english-only",
+  load(id) {
+    if (/[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/.test(id))
+      return 'export { default as en } from "./en.js";';
+    return undefined;
+  },
+};
+
 /** @type {import("rolldown").RolldownOptions} */
 export default {
+  plugins: [englishOnly],
   input: { index: "provider/runtime-contract.ts" },
   platform: "node",
   tsconfig: "tsconfig.build.json",

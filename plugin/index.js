@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The provider plugin `service`: Webhook, DomainRegistration, DomainVerification and VerificationFile as
 // `service:index:*` resources, and the Domain component, for programs in any language. The engine runs this
-// file through the Node.js language host (PulumiPlugin.yaml, for a project that lists this folder under
-// `plugins.providers`), or directly as `pulumi-resource-service` from node_modules/.bin on PATH. Either way
-// the engine's arguments follow the script's.
+// file through `pulumi-resource-service` beside it (for a project that lists this folder under
+// `plugins.providers`), through the Node.js language host (PulumiPlugin.yaml, where that launcher cannot be
+// run), or directly as `pulumi-resource-service` from node_modules/.bin on PATH. Each way the engine's
+// arguments follow the script's.
 "use strict";
 
 require("../dist/provider/plugin/main.js")

@@ -9,7 +9,10 @@
 import { assertSupportedNode } from "./context/node-version";
 import { setProgramLanguage } from "./context/program-language";
 import { dropHostEchoes, expectHostEcho } from "./errors/host-echo";
+import type { ResourceProps } from "./lifecycle/methods";
 import { type ConfigSource, configureFromStack } from "./lifecycle/stack-config";
+import * as registry from "./registry";
+import type { DeclaredResource } from "./resource-kit/declaration";
 
 // Before anything else: on an old Node the failure below is the only one the user should see. The
 // imports of this module are plain JavaScript that loads on any Node; lifecycles load their modules
@@ -40,4 +43,51 @@ export function configure(config: ConfigSource): void {
   setProgramLanguage("nodejs");
   dropHostEchoes();
   configureFromStack(config);
+}
+
+/** Every declared resource, by the key the stored provider text names. */
+const SERVED: ReadonlyMap<string, DeclaredResource> = new Map(
+  Object.values(registry).map((resource: DeclaredResource) => [resource.key, resource]),
+);
+
+/** A dynamic provider, as the dynamic-provider host calls it: the lifecycle's methods and `configure`. */
+export interface StoredProviderMethods {
+  /** Reads the stack configuration (see `configure`). */
+  configure(request: { readonly config: ConfigSource }): Promise<void>;
+  /** The lifecycle's `check`. */
+  check(olds: ResourceProps, news: ResourceProps): Promise<unknown>;
+  /** The lifecycle's `diff`. */
+  diff(id: string, olds: ResourceProps, news: ResourceProps): Promise<unknown>;
+  /** The lifecycle's `create`. */
+  create(props: ResourceProps): Promise<unknown>;
+  /** The lifecycle's `read`. */
+  read(id: string, props: ResourceProps): Promise<unknown>;
+  /** The lifecycle's `update`. */
+  update(id: string, olds: ResourceProps, news: ResourceProps): Promise<unknown>;
+  /** The lifecycle's `remove`. */
+  delete(id: string, props: ResourceProps): Promise<unknown>;
+}
+
+/**
+ * The dynamic provider of the resource served under `key`: what the provider text stored in state since
+ * this version asks for (resource-kit/stored-provider.ts), the host's `delete` being the lifecycle's
+ * `remove`. A key this version does not serve fails with what to do.
+ */
+export function storedProvider(key: string): StoredProviderMethods {
+  const resource = SERVED.get(key);
+  if (!resource) {
+    throw new Error(
+      `The stack's state names a resource type "${key}" that this version of @service/pulumi does not serve: ` +
+        "install the version that wrote the state (or a later one), then run the command again.",
+    );
+  }
+  return {
+    configure: async (request) => configure(request.config),
+    check: (olds, news) => resource.check(olds, news),
+    diff: (id, olds, news) => resource.diff(id, olds, news),
+    create: (props) => resource.create(props),
+    read: (id, props) => resource.read(id, props),
+    update: (id, olds, news) => resource.update(id, olds, news),
+    delete: (id, props) => resource.remove(id, props),
+  };
 }

@@ -1,8 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { AcceptLanguage, ConnectionInput } from "../../contract/common-types";
-import { DYNAMIC_MODULE } from "../resource-kit/declaration";
 import { withSecretConnection, withSecretOutputs } from "../resource-kit/options";
-import { StoredProvider } from "../resource-kit/stored-provider";
+import { withStoredProvider } from "../resource-kit/stored-provider";
 import { domainRegistration, domainVerification } from "./declaration";
 
 /** The members every domain step takes; a change to them updates in place. */
@@ -20,7 +19,7 @@ export interface DomainRegistrationArgs extends DomainStepArgs {
 }
 
 /** start_registration: the verifier, the URL to serve it at and the register token (secret). */
-export class DomainRegistration extends pulumi.dynamic.Resource {
+export class DomainRegistration extends pulumi.CustomResource {
   /** The hostname being verified. */
   declare readonly domainName: pulumi.Output<string>;
   /** `https://<domainName>/service_url_registration/<verifier>`: where the token must be served. */
@@ -41,19 +40,17 @@ export class DomainRegistration extends pulumi.dynamic.Resource {
    */
   constructor(name: string, args: DomainRegistrationArgs, opts: pulumi.CustomResourceOptions = {}) {
     super(
-      registrationProvider,
+      domainRegistration.token,
       name,
-      {
+      withStoredProvider(domainRegistration.key, {
         ...withSecretConnection(args),
         url: undefined,
         verifier: undefined,
         key: undefined,
         registerToken: undefined,
         expiresAt: undefined,
-      },
+      }),
       withSecretOutputs(opts, domainRegistration.secrets.outputs),
-      DYNAMIC_MODULE,
-      domainRegistration.type,
     );
   }
 }
@@ -77,7 +74,7 @@ export interface DomainVerificationArgs extends DomainStepArgs {
 }
 
 /** finish_registration, once the file is served: stands for the registered domain (id: domain_uuid). */
-export class DomainVerification extends pulumi.dynamic.Resource {
+export class DomainVerification extends pulumi.CustomResource {
   /** The service's domain_uuid, also the resource id. */
   declare readonly domainUuid: pulumi.Output<string>;
   /** The registered hostname. */
@@ -94,21 +91,16 @@ export class DomainVerification extends pulumi.dynamic.Resource {
    */
   constructor(name: string, args: DomainVerificationArgs, opts: pulumi.CustomResourceOptions = {}) {
     super(
-      verificationProvider,
+      domainVerification.token,
       name,
-      {
+      withStoredProvider(domainVerification.key, {
         ...withSecretConnection(args),
         registerToken: args.registerToken === undefined ? undefined : pulumi.secret(args.registerToken),
         domainUuid: undefined,
         status: undefined,
         createTime: undefined,
-      },
+      }),
       withSecretOutputs(opts, domainVerification.secrets.outputs),
-      DYNAMIC_MODULE,
-      domainVerification.type,
     );
   }
 }
-
-const registrationProvider = new StoredProvider(domainRegistration.key);
-const verificationProvider = new StoredProvider(domainVerification.key);

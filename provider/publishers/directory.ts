@@ -1,7 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { DYNAMIC_MODULE } from "../resource-kit/declaration";
 import { withSecretOutputs } from "../resource-kit/options";
-import { StoredProvider } from "../resource-kit/stored-provider";
+import { withStoredProvider } from "../resource-kit/stored-provider";
 import { verificationFile } from "./declaration";
 import type { Publisher } from "./publisher";
 
@@ -16,7 +15,7 @@ export interface VerificationFileArgs {
 }
 
 /** A file in a local folder, for hosts that serve a folder (the quickstart's sandbox origin). */
-export class VerificationFile extends pulumi.dynamic.Resource {
+export class VerificationFile extends pulumi.CustomResource {
   /** The absolute path of the written file. */
   declare readonly path: pulumi.Output<string>;
 
@@ -27,12 +26,15 @@ export class VerificationFile extends pulumi.dynamic.Resource {
    */
   constructor(name: string, args: VerificationFileArgs, opts: pulumi.CustomResourceOptions = {}) {
     super(
-      fileProvider,
+      verificationFile.token,
       name,
-      { ...args, content: pulumi.secret(args.content), path: undefined, contentHash: undefined },
+      withStoredProvider(verificationFile.key, {
+        ...args,
+        content: pulumi.secret(args.content),
+        path: undefined,
+        contentHash: undefined,
+      }),
       withSecretOutputs(opts, verificationFile.secrets.outputs),
-      DYNAMIC_MODULE,
-      verificationFile.type,
     );
   }
 }
@@ -46,5 +48,3 @@ export function directoryPublisher(directory: pulumi.Input<string>): Publisher {
       opts.resourceOptions,
     );
 }
-
-const fileProvider = new StoredProvider(verificationFile.key);

@@ -12,7 +12,7 @@ import type { ResourceLifecycle } from "../lifecycle/methods";
  * The module part of every dynamic resource's type token, `pulumi-nodejs:dynamic/<module>:<type>`.
  * Renaming it would replace every resource of this package in every stack.
  */
-export const DYNAMIC_MODULE = "service";
+const DYNAMIC_MODULE = "service";
 
 /**
  * The provider plugin's package name: the first part of its type tokens (`service:index:Webhook`) and of

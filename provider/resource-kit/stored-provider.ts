@@ -1,34 +1,24 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 /**
- * The dynamic provider of every resource type in this package, as Pulumi stores it in the stack's state.
- * Pulumi serializes it, so its methods capture nothing from this module: each requires the runtime
- * contract (`@service/pulumi/runtime`) when it runs. That keeps the stored text around a kilobyte and free
- * of secrets, and runs the installed code rather than a frozen copy. `resource` is the key a resource's
- * declaration (registry.ts) is served under, and the only state.
+ * The dynamic provider of a resource type as the stack's state stores it (`__provider`, in the inputs and
+ * again in the outputs of every resource): one line that asks the runtime contract for the provider by the
+ * resource's key. The dynamic-provider host evaluates it once per process and text. Pulumi's closure
+ * serializer would store each method wrapped in its own scope, about 3.5 KB twice per resource, which the
+ * engine rewrites with the whole checkpoint on every step; this is under 100 bytes, holds no secret and
+ * runs the installed code. Text that earlier versions stored calls `[key][method]` on the runtime contract
+ * instead, which keeps serving it.
  */
-export class StoredProvider implements pulumi.dynamic.ResourceProvider {
-  constructor(readonly resource: string) {}
+export function storedProviderText(key: string): string {
+  return `exports.handler = () => require("@service/pulumi/runtime").storedProvider(${JSON.stringify(key)});\n`;
+}
 
-  async configure(req: pulumi.dynamic.ConfigureRequest) {
-    require("@service/pulumi/runtime").configure(req.config);
-  }
-  async check(olds: object, news: object) {
-    return require("@service/pulumi/runtime")[this.resource].check(olds, news);
-  }
-  async diff(id: string, olds: object, news: object) {
-    return require("@service/pulumi/runtime")[this.resource].diff(id, olds, news);
-  }
-  async create(inputs: object) {
-    return require("@service/pulumi/runtime")[this.resource].create(inputs);
-  }
-  async read(id: string, props: object) {
-    return require("@service/pulumi/runtime")[this.resource].read(id, props);
-  }
-  async update(id: string, olds: object, news: object) {
-    return require("@service/pulumi/runtime")[this.resource].update(id, olds, news);
-  }
-  async delete(id: string, props: object) {
-    return require("@service/pulumi/runtime")[this.resource].remove(id, props);
-  }
+/**
+ * The inputs to register a dynamic resource of this package with (`pulumi.CustomResource` under its
+ * `pulumi-nodejs:dynamic` type token, as `pulumi.dynamic.Resource` registers one): `props` and, as
+ * `__provider`, `storedProviderText` rather than a serialized closure, which also spares the program
+ * loading Pulumi's closure serializer.
+ */
+export function withStoredProvider(key: string, props: pulumi.Inputs): pulumi.Inputs {
+  return { ...props, __provider: storedProviderText(key) };
 }

@@ -1,9 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { AcceptLanguage, ConnectionInput } from "../../contract/common-types";
 import type { ApiVersion } from "../../contract/versions";
-import { DYNAMIC_MODULE } from "../resource-kit/declaration";
 import { withSecretConnection, withSecretOutputs } from "../resource-kit/options";
-import { StoredProvider } from "../resource-kit/stored-provider";
+import { withStoredProvider } from "../resource-kit/stored-provider";
 import { webhook } from "./declaration";
 import { quotaInput } from "./program-quota";
 import { QUOTA_INPUT } from "./schema";
@@ -42,7 +41,7 @@ export interface WebhookArgs {
  * A Service webhook. Every change to endpoint, filters, channel, secret or apiVersion replaces it;
  * deleting it deactivates it.
  */
-export class Webhook extends pulumi.dynamic.Resource {
+export class Webhook extends pulumi.CustomResource {
   /** The service's webhook_uuid (also the resource id, except while a create's outcome is still unknown). */
   declare readonly webhookUuid: pulumi.Output<string>;
   /** The HTTPS URL deliveries go to, as the service recorded it. */
@@ -80,9 +79,9 @@ export class Webhook extends pulumi.dynamic.Resource {
    */
   constructor(name: string, args: WebhookArgs, opts: pulumi.CustomResourceOptions = {}) {
     super(
-      webhookProvider,
+      webhook.token,
       name,
-      {
+      withStoredProvider(webhook.key, {
         ...withSecretConnection(args),
         secretKey: pulumi.secret(args.secretKey),
         // Counted with the program's other Webhooks before any is registered (program-quota.ts).
@@ -91,12 +90,8 @@ export class Webhook extends pulumi.dynamic.Resource {
         owner: undefined,
         createTime: undefined,
         secretKeyHash: undefined,
-      },
+      }),
       withSecretOutputs(opts, webhook.secrets.outputs),
-      DYNAMIC_MODULE,
-      webhook.type,
     );
   }
 }
-
-const webhookProvider = new StoredProvider(webhook.key);

@@ -1,8 +1,9 @@
 /**
  * A fleet of organizations under the real engine, each with its own token given as a secret, and every
  * resource with its own `connection` in one of several shapes that mean the same thing (fleet-program/):
- * after `up`, an unchanged program previews with no change, a refresh rewrites no state, and nothing
- * printed or stored holds a token. Regression: connections were compared as JSON text, and the engine
+ * after `up`, an unchanged program previews with no change and no call, a refresh reads each
+ * organization's listings once (not each resource) and rewrites no state, and nothing printed or stored
+ * holds a token. Regression: connections were compared as JSON text, and the engine
  * hands stored ones back with their members in another order, so every preview proposed updates (and,
  * through the Domain's steps, replacements), and every refresh rewrote the state.
  */
@@ -65,10 +66,17 @@ describeUnderEngine("a fleet of organizations with per-resource connections, und
     await project.run(["preview", "--expect-no-changes"]);
     expect(stage.callsSince(mark)).toBe(0);
 
-    // Nothing changed on the service: the refresh finds nothing, and every resource is kept as stored.
+    // Nothing changed on the service: the refresh finds nothing, and every resource is kept as stored. It
+    // reads each organization's listings once per provider process, not each resource on its own: one of
+    // domains per organization (each Domain lives in one process), one of webhooks per organization in each
+    // process (every organization has a Webhook in the dynamic-provider host and one in the plugin). The
+    // refresh's preview reads as much again, in processes of its own.
     mark = stage.mark();
     await project.run(["refresh", "--yes", "--expect-no-changes"]);
-    expect(stage.callsSince(mark)).toBeGreaterThan(0);
+    const reads = 2;
+    expect(stage.callsSince(mark, "/v2/search/domains")).toBe(reads * FLEET.length);
+    expect(stage.callsSince(mark, "/v2/search/webhooks")).toBe(reads * 2 * FLEET.length);
+    expect(stage.callsSince(mark)).toBe(reads * 3 * FLEET.length);
     const refreshed = await project.exported();
     expect(kept(refreshed)).toEqual(kept(state));
     await project.run(["preview", "--expect-no-changes"]);

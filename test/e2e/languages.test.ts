@@ -23,7 +23,7 @@ import {
   STACK_TRACE,
   webhooksIn,
 } from "../helpers/engine";
-import { HOST } from "../helpers/fixtures";
+import { FLEET, fleetSeed, HOOKS_TOKEN, HOST } from "../helpers/fixtures";
 import { expectShortSecretRefused, SECRET_WAYS } from "../helpers/secret-channels";
 import {
   devStack,
@@ -52,6 +52,8 @@ describeUnderEngine(TITLE, { tools: ["python3", "go"] }, () => {
       dirs[language] = join(consumer.dir, language);
       cpSync(join(__dirname, `${language}-program`), dirs[language], { recursive: true });
     }
+    // The fleet in Python runs in the Python scenario's virtualenv (its Pulumi.yaml names ../python/venv).
+    cpSync(join(__dirname, "python-fleet-program"), join(consumer.dir, "python-fleet"), { recursive: true });
     const run = (command: string, args: string[], cwd: string) =>
       execFileSync(command, args, { cwd, stdio: "pipe", encoding: "utf8" });
     run("python3", ["-m", "venv", "venv"], dirs.python);
@@ -72,7 +74,7 @@ describeUnderEngine(TITLE, { tools: ["python3", "go"] }, () => {
   afterAll(() => {
     if (consumer) rmSync(consumer.dir, { recursive: true, force: true });
   });
-  const stages = useStage();
+  const stages = useStage([HOOKS_TOKEN, ...FLEET.map((org) => org.token)], fleetSeed);
 
   /**
    * A new stack of the language's project, pointed at the stage, with the Domain on DOMAIN_HOST. Each
@@ -127,6 +129,45 @@ describeUnderEngine(TITLE, { tools: ["python3", "go"] }, () => {
     });
     await lifecycle(stage, project, 2);
     expectNoSecretIn([project.checkpointFile("service-python", "python")], stage);
+  });
+
+  it("a Python fleet of organizations, each with its own token, goes up, previews with no call, refreshes with one listing of each kind per organization, and is destroyed", async () => {
+    const stage = stages.current;
+    const project = await devStack(
+      stage,
+      {
+        fleet: FLEET.map(({ organization, host }) => ({ organization, host })),
+        sandboxUrl: stage.sandbox.url,
+        "service:hostOverrides": Object.fromEntries(
+          [HOST, ...FLEET.map((org) => org.host)].map((host) => [host, stage.originUrl]),
+        ),
+      },
+      { at: join(consumer.dir, "python-fleet"), stack: "fleet" },
+    );
+    for (const org of FLEET) await project.config(`token-${org.organization}`, org.token, true);
+
+    await project.run(["up", "--yes", "--skip-preview"]);
+    for (const org of FLEET) expect(await stage.active(org.token)).toHaveLength(2);
+    const state = await project.exported();
+    expectSecretsEncrypted(state);
+
+    let mark = stage.mark();
+    await project.run(["preview", "--expect-no-changes"]);
+    expect(stage.callsSince(mark)).toBe(0);
+    // One provider process serves every organization: one listing of each kind per organization.
+    mark = stage.mark();
+    await project.run(["refresh", "--yes", "--skip-preview", "--expect-no-changes"]);
+    expect(stage.callsSince(mark, "/v2/search/domains")).toBe(FLEET.length);
+    expect(stage.callsSince(mark, "/v2/search/webhooks")).toBe(FLEET.length);
+    expect(stage.callsSince(mark)).toBe(2 * FLEET.length);
+
+    await project.run(["destroy", "--yes", "--skip-preview"]);
+    for (const org of FLEET) expect(await stage.active(org.token)).toEqual([]);
+    expectNoSecretIn(
+      [JSON.stringify(state), project.checkpointFile("service-python-fleet", "fleet")],
+      stage,
+      [HOOKS_TOKEN, ...FLEET.map((org) => org.token)],
+    );
   });
 
   it.each(SECRET_WAYS)(

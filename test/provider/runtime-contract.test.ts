@@ -14,9 +14,10 @@ const RELEASED = {
 const METHODS = ["check", "diff", "create", "read", "update", "remove"];
 
 describe("the runtime contract that stored providers require", () => {
-  it("serves configure and every released resource key, each under the key its declaration names", () => {
-    const { configure, ...served } = runtime;
+  it("serves configure, storedProvider and every released resource key, each under the key its declaration names", () => {
+    const { configure, storedProvider, ...served } = runtime;
     expect(typeof configure).toBe("function");
+    expect(typeof storedProvider).toBe("function");
     expect(Object.keys(served).sort()).toEqual(Object.keys(RELEASED).sort());
     for (const [name, resource] of Object.entries(served)) {
       expect(resource.key).toBe(name);
@@ -25,7 +26,7 @@ describe("the runtime contract that stored providers require", () => {
   });
 
   it("keeps each resource's released type token: a new one would replace every resource of the type", () => {
-    const { configure: _, ...served } = runtime;
+    const { configure: _, storedProvider: __, ...served } = runtime;
     expect(Object.fromEntries(Object.entries(served).map(([key, r]) => [key, r.token]))).toEqual(RELEASED);
   });
 });

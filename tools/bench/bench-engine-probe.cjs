@@ -1,23 +1,31 @@
-// Loaded (node --require) into the dynamic-provider process by `npm run bench:engine`'s plugin wrapper.
-// It appends to $SERVICE_BENCH_PROBE_LOG one line when the process starts and one each time a call into
-// this package's runtime contract (@service/pulumi/runtime: check, diff, create, read, update, delete)
-// answers, so that the bench can tell the provider's span: from its start to its last answer.
+// Loaded (NODE_OPTIONS=--require) into every Node process a `pulumi` command of `npm run bench:engine`
+// starts: the language host's program, the dynamic-provider host and the provider plugin. It appends to
+// $SERVICE_BENCH_PROBE_LOG, as JSON lines:
+// - `origin`: when the process began (Node's own start, before this file loaded), and what it is;
+// - `usage`: its CPU time and peak resident memory so far, a few times a second while it lives (a host
+//   is killed rather than left to exit, so there is no last word to wait for);
+// - `answer:<method>`: each time a call into this package's runtime contract (@service/pulumi/runtime:
+//   check, diff, create, read, update, delete) answers, with how long it took.
 "use strict";
 const { appendFileSync } = require("node:fs");
 const Module = require("node:module");
 
 const log = process.env.SERVICE_BENCH_PROBE_LOG;
-const record = (event, start) =>
-  appendFileSync(
-    log,
-    `${JSON.stringify({ pid: process.pid, event, at: Date.now(), ms: start && Date.now() - start })}\n`,
-  );
-record("start", undefined);
-// The process began before this file loaded: count from Node's own start.
-appendFileSync(
-  log,
-  `${JSON.stringify({ pid: process.pid, event: "origin", at: Math.round(performance.timeOrigin) })}\n`,
-);
+const script = process.argv[1] ?? "";
+const kind = script.includes("dynamic-provider")
+  ? "dynamic"
+  : /run-plugin|[/\\]plugin[/\\]|pulumi-resource-service/.test(script)
+    ? "plugin"
+    : "other";
+const write = (line) => appendFileSync(log, `${JSON.stringify({ pid: process.pid, kind, ...line })}\n`);
+write({ event: "origin", at: Math.round(performance.timeOrigin) });
+
+function usage() {
+  const { userCPUTime, systemCPUTime, maxRSS } = process.resourceUsage();
+  write({ event: "usage", at: Date.now(), cpuMs: (userCPUTime + systemCPUTime) / 1000, rssKb: maxRSS });
+}
+setInterval(usage, 200).unref();
+process.on("exit", usage);
 
 const wrapped = new WeakSet();
 function wrapResource(resource) {
@@ -30,7 +38,8 @@ function wrapResource(resource) {
       try {
         return await method.apply(this, args);
       } finally {
-        record(`answer:${name}`, start);
+        write({ event: `answer:${name}`, at: Date.now(), ms: Date.now() - start });
+        usage();
       }
     };
   }

@@ -1,34 +1,64 @@
 /**
  * `npm run bench:engine`: this package under the real Pulumi engine (build it first with `npm run engine`),
- * against the sandbox, for two stacks: the quickstart (a Domain and two webhooks) and a stack of ten
- * webhooks plus a Domain. For each command a user runs it prints:
- * - the command's wall time;
- * - this package's share of it, two ways, summed over the provider processes the command started (a probe
- *   loaded into them logs each call): the span, from the process's start to its last answer, which also
- *   counts the host's own start and every wait for the engine; and the busy time, while at least one call
- *   into this package was in flight (its API calls included);
- * - the API calls the sandbox answered, and how many of them were creates or listings.
- * Goals: 0 calls on an unchanged preview; 1 listing per kind per organization on refresh; 10 creates in
- * at most 11 calls; our share at most 10 % of `pulumi up` for ten webhooks.
+ * against the sandbox at the service's 10 requests per second per token, beside what it is measured against:
  *
- * `--rounds N` (default 3) repeats each stack and prints the median.
+ * - the peer table: ten webhooks (webhooks-program/), made by this package, by a hand-rolled dynamic
+ *   provider on fetch (the peer), by a dynamic provider that does nothing, and by components only (the
+ *   engine's floor), in interleaved rounds (`--rounds`, default 3): each command's median wall time, CPU
+ *   time, API calls, and this package's share of `up`;
+ * - the fleet table: N organizations (`--fleet`, default 1,3,10,30), each with its own token through a
+ *   `connection`, a Domain and 10 Webhooks (fleet-program/), through the dynamic resources and through
+ *   the provider plugin, beside the do-nothing provider and the floor (`--fleet-rounds`, default 1): wall
+ *   time and calls per command, the provider's peak memory, the 429s the client absorbed, the checkpoint's
+ *   bytes.
+ *
+ * It prints both tables and writes docs/performance.md (with docs/performance-fleet.svg, a chart it draws)
+ * when it measured both with their defaults (`--report-only` writes them again from the last run's
+ * measures, kept in .e2e-work/bench-engine.json). Goals, printed beside the figures: no command slower than the
+ * peer's median; 0 calls on an unchanged preview; refresh at one listing of each kind per organization;
+ * fleet `up` at N = 30 within 1.5 × the do-nothing provider's, plus 1 s; provider memory from N = 1 to 30
+ * at most 20 MB above the do-nothing provider's growth; no 429 reaching the user.
  */
-import { spawn } from "node:child_process";
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { type Sandbox, startSandbox } from "@service/pulumi/sandbox";
-import { builtPulumi, hermeticEnvironment } from "../engine/pulumi-engine.mts";
+import { builtPulumi } from "../engine/pulumi-engine.mts";
+import {
+  type BenchOrganization,
+  benchOrganizations,
+  benchProject,
+  type Measure,
+  startStage,
+} from "./engine-stage.mts";
+import {
+  type FleetRow,
+  fleetTable,
+  type PeerRow,
+  peerTable,
+  writePerformanceDoc,
+} from "./performance-report.mts";
 
-const root = join(import.meta.dirname, "../..");
-const TOKEN = "bench-hooks-token-0123456789";
-const HOST = "hooks.bench.test";
-
-const { values } = parseArgs({ options: { rounds: { type: "string", default: "3" } } });
-const rounds = Number(values.rounds);
+const { values } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "3" },
+    fleet: { type: "string", default: "1,3,10,30" },
+    "fleet-rounds": { type: "string", default: "1" },
+    "skip-peer": { type: "boolean", default: false },
+    "skip-fleet": { type: "boolean", default: false },
+    "report-only": { type: "boolean", default: false },
+  },
+});
+/** Where each run keeps what it measured (git-ignored), so that `--report-only` can write the page again. */
+const RESULTS = join(import.meta.dirname, "../../.e2e-work/bench-engine.json");
+if (values["report-only"]) {
+  const saved = JSON.parse(readFileSync(RESULTS, "utf8")) as Parameters<typeof writePerformanceDoc>[0];
+  const written = writePerformanceDoc({ ...saved, started: new Date(saved.started) });
+  process.stdout.write(
+    `${peerTable(saved.peer)}\n\n${fleetTable(saved.fleet)}\n\nwrote ${written.join(" and ")}\n`,
+  );
+  process.exit(0);
+}
 const cli = builtPulumi();
 if (!cli) {
   process.stderr.write(
@@ -36,205 +66,194 @@ if (!cli) {
   );
   process.exit(1);
 }
+const SECRET = "bench-webhook-secret-0001";
+const load = () => loadavg()[0]!;
 
-/** The verification files' origin: a loopback server over a folder. */
-async function serveFolder(dir: string) {
-  const server = createServer((req, res) => {
-    try {
-      res.end(readFileSync(join(dir, new URL(req.url ?? "/", "http://x").pathname)));
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+/** Rotates `items` by `round`, so that no variant always runs first. */
+const rotated = <T,>(items: readonly T[], round: number) =>
+  items.map((_, i) => items[(i + round) % items.length]!);
+
+/** Each command's measure, with the machine's load as it ended. */
+type Measures = Record<string, Measure & { load: number }>;
+
+/** One command of a round: its name in the tables, its arguments, and what to change before it. */
+interface Command {
+  readonly name: string;
+  readonly args: readonly string[];
+  readonly settings?: [string, string, boolean?][];
 }
 
-/** A folder holding a `pulumi-resource-pulumi-nodejs` that starts the real plugin with the probe loaded. */
-function probedPluginDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "bench-plugin-"));
-  const plugin = join(dir, "pulumi-resource-pulumi-nodejs");
-  const probe = join(import.meta.dirname, "bench-engine-probe.cjs");
-  writeFileSync(
-    plugin,
-    `#!/bin/sh\nexec node --require "${probe}" "$(node -e "console.log(require.resolve('@pulumi/pulumi/cmd/dynamic-provider'))")" "$@"\n`,
-  );
-  chmodSync(plugin, 0o755);
-  return dir;
-}
-
-interface Measure {
-  readonly wallMs: number;
-  /** Provider processes from their start to their last answer. */
-  readonly providerMs: number;
-  /** Time at least one call into this package was in flight, API calls included. */
-  readonly busyMs: number;
-  readonly calls: number;
-  readonly creates: number;
-  readonly listings: number;
-}
-
-interface ProbeLine {
-  readonly pid: number;
-  readonly event: string;
-  readonly at: number;
-  readonly ms?: number;
-}
-
-/** Per provider process: from its start to its last answer (span), and the time a call was in flight (busy). */
-function providerTimes(log: string): { spanMs: number; busyMs: number } {
-  let lines: ProbeLine[] = [];
+/**
+ * One round: a stack of `program` per variant, configured by `settings`, then each command on every
+ * stack in turn, before the next command: the variants of one command run seconds apart, so that the
+ * machine's load (shared, and it changes by the minute) weighs on them alike. The order turns with the
+ * round and the command, so that no variant always goes first. The stage is closed after.
+ */
+async function interleaved<V extends string>(
+  stage: Awaited<ReturnType<typeof startStage>>,
+  round: number,
+  variants: readonly V[],
+  program: {
+    dir: string;
+    settings(variant: V): [string, string, boolean?][];
+    env?(variant: V): NodeJS.ProcessEnv;
+  },
+  commands: readonly Command[],
+): Promise<Map<V, Measures>> {
+  const projects = new Map<V, ReturnType<typeof benchProject>>();
+  const results = new Map<V, Measures>(variants.map((v) => [v, {}]));
   try {
-    lines = readFileSync(log, "utf8")
-      .trim()
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as ProbeLine);
-  } catch {
-    // No provider process started: nothing of ours ran.
-  }
-  let spanMs = 0;
-  let busyMs = 0;
-  for (const pid of new Set(lines.map((l) => l.pid))) {
-    const mine = lines.filter((l) => l.pid === pid);
-    const origin = Math.min(...mine.filter((l) => l.event === "origin").map((l) => l.at));
-    const answers = mine.filter((l) => l.event.startsWith("answer:"));
-    if (answers.length === 0) continue;
-    spanMs += Math.max(...answers.map((l) => l.at)) - origin;
-    // The union of the calls' intervals: concurrent creates count once.
-    const intervals = answers.map((l) => [l.at - (l.ms ?? 0), l.at] as const).sort((a, b) => a[0] - b[0]);
-    let [from, to] = intervals[0]!;
-    for (const [start, end] of intervals.slice(1)) {
-      if (start > to) {
-        busyMs += to - from;
-        [from, to] = [start, end];
-      } else to = Math.max(to, end);
-    }
-    busyMs += to - from;
-  }
-  return { spanMs, busyMs };
-}
-
-function project(files: readonly [string, string][], sandbox: Sandbox, plugins: string) {
-  const dir = mkdtempSync(join(root, ".e2e-work", "bench-"));
-  for (const [from, to] of files) cpSync(from, join(dir, to), { recursive: true });
-  const home = mkdtempSync(join(tmpdir(), "bench-home-"));
-  const backend = mkdtempSync(join(tmpdir(), "bench-backend-"));
-  const log = join(home, "probe.log");
-  const base = hermeticEnvironment(cli!, home, backend);
-  const env = { ...base, PATH: `${plugins}${delimiter}${base.PATH}`, SERVICE_BENCH_PROBE_LOG: log };
-  async function run(...args: string[]): Promise<Measure> {
-    rmSync(log, { force: true });
-    const mark = sandbox.requests().length;
-    const started = performance.now();
-    const child = spawn(cli!, [...args, "--non-interactive"], {
-      cwd: dir,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (c: Buffer) => (output += c));
-    child.stderr.on("data", (c: Buffer) => (output += c));
-    const status = await new Promise<number | null>((resolve) => child.once("close", resolve));
-    const wallMs = performance.now() - started;
-    if (status !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${status}:\n${output}`);
-    const calls = sandbox.requests().slice(mark);
-    const { spanMs, busyMs } = providerTimes(log);
-    return {
-      wallMs,
-      providerMs: spanMs,
-      busyMs,
-      calls: calls.length,
-      creates: calls.filter((r) => r.route === "/v2/webhooks").length,
-      listings: calls.filter((r) => r.route?.startsWith("/v2/search/")).length,
-    };
-  }
-  return {
-    dir,
-    run,
-    cleanup() {
-      for (const path of [dir, home, backend]) rmSync(path, { recursive: true, force: true });
-    },
-  };
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-async function stackRound(kind: "quickstart" | "ten", plugins: string) {
-  const files = mkdtempSync(join(tmpdir(), "bench-files-"));
-  const origin = await serveFolder(files);
-  const sandbox = await startSandbox({
-    seed: {
-      organizations: [{ name: "bench", users: ["bench-user"], tokens: [{ token: TOKEN, webhooks: true }] }],
-      hosts: { [HOST]: origin.url },
-    },
-  });
-  const p =
-    kind === "quickstart"
-      ? project(
-          [
-            [join(root, "Pulumi.yaml"), "Pulumi.yaml"],
-            [join(root, "tools/quickstart"), "tools/quickstart"],
-          ],
-          sandbox,
-          plugins,
-        )
-      : project([[join(root, "test/e2e/program"), "."]], sandbox, plugins);
-  try {
-    await p.run("stack", "init", "bench");
-    const config: [string, string, boolean?][] = [
-      ["service:token", TOKEN, true],
-      ["service:baseUrl", sandbox.url],
-      ["service:hostOverrides", JSON.stringify({ [HOST]: origin.url })],
-    ];
-    if (kind === "quickstart") {
-      config.push(
-        ["quickstart:hostname", HOST],
-        ["quickstart:webhookSecret", "bench-webhook-secret-0001", true],
+    for (const variant of variants) {
+      const p = benchProject(
+        cli!,
+        join(import.meta.dirname, program.dir),
+        stage.sandbox,
+        program.env?.(variant),
       );
-      config.push(["quickstart:filesDir", files]);
-    } else {
-      const hooks = Array.from({ length: 10 }, (_, i) => ({ name: `hook-${i}`, channel: `channel-${i}` }));
-      config.push(["host", HOST], ["webhookSecret", "bench-webhook-secret-0001", true], ["filesDir", files]);
-      config.push(["domain", "true"], ["webhooks", JSON.stringify(hooks)]);
+      projects.set(variant, p);
+      await p.run("stack", "init", "bench");
+      await p.configure([
+        ["variant", variant],
+        ["webhookSecret", SECRET, true],
+        ...program.settings(variant),
+      ]);
     }
-    for (const [key, value, secret] of config)
-      await p.run("config", "set", ...(secret ? ["--secret"] : []), key, value);
-    const result = {
-      "preview (new stack)": await p.run("preview"),
-      "up --yes": await p.run("up", "--yes"),
-      "preview (unchanged)": await p.run("preview"),
-      "refresh --yes --skip-preview": await p.run("refresh", "--yes", "--skip-preview"),
-      "destroy --yes": await p.run("destroy", "--yes"),
-    };
-    return result;
+    for (const [i, command] of commands.entries()) {
+      for (const variant of rotated(variants, round + i)) {
+        const p = projects.get(variant)!;
+        if (command.settings) await p.configure(command.settings);
+        results.get(variant)![command.name] = { ...(await p.run(...command.args)), load: load() };
+      }
+    }
   } finally {
-    p.cleanup();
-    await sandbox.close();
-    origin.close();
-    rmSync(files, { recursive: true, force: true });
+    for (const p of projects.values()) p.cleanup();
+    await stage.close();
   }
+  return results;
 }
 
-mkdirSync(join(root, ".e2e-work"), { recursive: true });
-const plugins = probedPluginDir();
-for (const kind of ["quickstart", "ten"] as const) {
-  const runs: Awaited<ReturnType<typeof stackRound>>[] = [];
-  for (let i = 0; i < rounds; i++) runs.push(await stackRound(kind, plugins));
-  const title = kind === "quickstart" ? "quickstart (a Domain, two webhooks)" : "ten webhooks and a Domain";
-  process.stdout.write(`\n${title}, median of ${rounds} rounds\n`);
-  process.stdout.write(
-    `  ${"command".padEnd(30)} ${"wall s".padStart(7)} ${"span s".padStart(7)} ${"share".padStart(6)} ${"busy s".padStart(7)} ${"share".padStart(6)} ${"calls".padStart(6)} ${"creates".padStart(8)} ${"listings".padStart(9)}\n`,
-  );
-  for (const command of Object.keys(runs[0]!) as (keyof (typeof runs)[0])[]) {
-    const pick = (f: (m: Measure) => number) => median(runs.map((r) => f(r[command])));
-    const wall = pick((m) => m.wallMs);
-    const ours = pick((m) => m.providerMs);
-    const busy = pick((m) => m.busyMs);
-    const share = (ms: number) => `${((100 * ms) / wall).toFixed(0)} %`.padStart(6);
-    process.stdout.write(
-      `  ${command.padEnd(30)} ${(wall / 1000).toFixed(2).padStart(7)} ${(ours / 1000).toFixed(2).padStart(7)} ${share(ours)} ${(busy / 1000).toFixed(2).padStart(7)} ${share(busy)} ${String(pick((m) => m.calls)).padStart(6)} ${String(pick((m) => m.creates)).padStart(8)} ${String(pick((m) => m.listings)).padStart(9)}\n`,
-    );
-  }
+const PEER_VARIANTS = ["package", "peer", "nothing", "floor"] as const;
+
+/** One round of the ten webhooks, on a sandbox of its own. */
+async function peerRound(round: number) {
+  const [ours, peer] = benchOrganizations(2, `round-${round}`) as [BenchOrganization, BenchOrganization];
+  const stage = await startStage([ours, peer]);
+  await stage.registerDomain(ours);
+  await stage.registerDomain(peer);
+  const settings = (variant: string): [string, string, boolean?][] => {
+    const org = variant === "peer" ? peer : ours;
+    return [
+      ["host", org.host],
+      ["sandboxUrl", stage.sandbox.url],
+      ["service:baseUrl", stage.sandbox.url],
+      ["service:token", org.token, true],
+      ["token", org.token, true],
+    ];
+  };
+  return interleaved(stage, round, PEER_VARIANTS, { dir: "webhooks-program", settings }, [
+    { name: "preview", args: ["preview"] },
+    { name: "up", args: ["up", "--yes", "--skip-preview"] },
+    { name: "preview (unchanged)", args: ["preview"] },
+    { name: "refresh", args: ["refresh", "--yes", "--skip-preview"] },
+    {
+      name: "replace",
+      args: ["up", "--yes", "--skip-preview"],
+      settings: [["replaced", "replaced-channel"]],
+    },
+    { name: "destroy", args: ["destroy", "--yes", "--skip-preview"] },
+  ]);
 }
-rmSync(plugins, { recursive: true, force: true });
+
+const FLEET_VARIANTS = ["dynamic", "plugin", "nothing", "floor"] as const;
+const FLEET_COMMANDS = ["up", "preview (unchanged)", "refresh", "destroy"] as const;
+
+/**
+ * One round of a fleet of `n` organizations, on a sandbox of its own: the two paths that call the service
+ * each have organizations of their own, so that their stacks can stand side by side.
+ */
+async function fleetRound(n: number, round: number) {
+  const orgs = { dynamic: benchOrganizations(n, "dynamic"), plugin: benchOrganizations(n, "plugin") };
+  const stage = await startStage([...orgs.dynamic, ...orgs.plugin]);
+  const orgsOf = (variant: string) => (variant === "plugin" ? orgs.plugin : orgs.dynamic);
+  const program = {
+    dir: "fleet-program",
+    env: (variant: string) => ({ SERVICE_BENCH_TOKENS: JSON.stringify(orgsOf(variant).map((o) => o.token)) }),
+    settings: (variant: string): [string, string, boolean?][] => [
+      ["organizations", String(n)],
+      ["prefix", variant === "plugin" ? "plugin" : "dynamic"],
+      ["sandboxUrl", stage.sandbox.url],
+      ["filesDir", stage.files],
+      [
+        "service:hostOverrides",
+        JSON.stringify(Object.fromEntries(orgsOf(variant).map((o) => [o.host, stage.originUrl]))),
+      ],
+    ],
+  };
+  return interleaved(stage, round, FLEET_VARIANTS, program, [
+    { name: "up", args: ["up", "--yes", "--skip-preview"] },
+    { name: "preview (unchanged)", args: ["preview", "--expect-no-changes"] },
+    { name: "refresh", args: ["refresh", "--yes", "--skip-preview"] },
+    { name: "destroy", args: ["destroy", "--yes", "--skip-preview"] },
+  ]);
+}
+
+const started = new Date();
+let peerRows: PeerRow[] | undefined;
+if (!values["skip-peer"]) {
+  const rounds = Number(values.rounds);
+  const runs: Awaited<ReturnType<typeof peerRound>>[] = [];
+  for (let round = 0; round < rounds; round++) {
+    process.stderr.write(`peer round ${round + 1} of ${rounds} (load ${load().toFixed(2)})\n`);
+    runs.push(await peerRound(round));
+  }
+  peerRows = Object.keys(runs[0]!.get("package")!).map((command) => ({
+    command,
+    byVariant: Object.fromEntries(
+      PEER_VARIANTS.map((variant) => [variant, runs.map((run) => run.get(variant)![command]!)]),
+    ) as unknown as PeerRow["byVariant"],
+  }));
+  process.stdout.write(`\n${peerTable(peerRows)}\n`);
+}
+
+let fleetRows: FleetRow[] | undefined;
+if (!values["skip-fleet"]) {
+  const sizes = values.fleet.split(",").map(Number);
+  const rounds = Number(values["fleet-rounds"]);
+  fleetRows = [];
+  for (const n of sizes) {
+    const runs: Awaited<ReturnType<typeof fleetRound>>[] = [];
+    for (let round = 0; round < rounds; round++) {
+      process.stderr.write(`fleet of ${n}, round ${round + 1} of ${rounds} (load ${load().toFixed(2)})\n`);
+      runs.push(await fleetRound(n, round));
+    }
+    for (const variant of FLEET_VARIANTS) {
+      fleetRows.push({
+        organizations: n,
+        variant,
+        byCommand: Object.fromEntries(
+          FLEET_COMMANDS.map((command) => [command, runs.map((run) => run.get(variant)![command]!)]),
+        ) as unknown as FleetRow["byCommand"],
+      });
+    }
+  }
+  process.stdout.write(`\n${fleetTable(fleetRows)}\n`);
+}
+
+const measured = {
+  started,
+  peer: peerRows ?? [],
+  fleet: fleetRows ?? [],
+  rounds: Number(values.rounds),
+  fleetRounds: Number(values["fleet-rounds"]),
+};
+mkdirSync(dirname(RESULTS), { recursive: true });
+writeFileSync(RESULTS, JSON.stringify(measured));
+const defaults = !values["skip-peer"] && !values["skip-fleet"] && values.fleet === "1,3,10,30";
+if (defaults) {
+  const written = writePerformanceDoc(measured);
+  process.stdout.write(`\nwrote ${written.join(" and ")}\n`);
+} else {
+  process.stdout.write(
+    "\ndocs/performance.md left as it is: it is written by a run with the default options.\n",
+  );
+}
