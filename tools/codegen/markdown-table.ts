@@ -4,7 +4,8 @@
  */
 export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const all = [header, ...rows];
-  const widths = header.map((_, column) => Math.max(...all.map((row) => row[column]!.length)));
+  // Biome writes a separator of at least three dashes, so no column is narrower than 3.
+  const widths = header.map((_, column) => Math.max(3, ...all.map((row) => row[column]!.length)));
   const line = (row: readonly string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(" | ")} |`;
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
