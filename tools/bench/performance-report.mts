@@ -76,6 +76,21 @@ export function peerTable(rows: readonly PeerRow[]): string {
   );
 }
 
+/** Where this package's CPU time differs from the peer's: the provider process, and the program. */
+function peerCpuSplit(rows: readonly PeerRow[]): string {
+  const diff = (f: (m: Loaded) => number) =>
+    rows.map(({ byVariant: v }) => pick(v.package, f) - pick(v.peer, f));
+  const provider = diff((m) => m.providerCpuMs);
+  const program = diff((m) => m.programCpuMs);
+  const range = (xs: number[]) => `${Math.round(Math.min(...xs))} to ${Math.round(Math.max(...xs))} ms`;
+  return (
+    `Where the CPU goes, ours minus the peer's, per command: the provider process ${range(provider)}, the ` +
+    `program and its language host ${range(program)}. The provider's share is the runtime loading its ` +
+    "schemas (and, for a command that calls the service, its HTTP client, undici), where the peer loads only Node's own `fetch`; " +
+    "the program's is this package's modules, where the peer's program runs Pulumi's closure serializer."
+  );
+}
+
 const VARIANT_NAMES: Record<FleetRow["variant"], string> = {
   dynamic: "dynamic resources",
   plugin: "provider plugin",
@@ -274,6 +289,8 @@ calls included, over the command's wall time; "first call" is when the sandbox a
 first API call, from the command's start.
 
 ${peerTable(run.peer)}
+
+${peerCpuSplit(run.peer)}
 
 ## A fleet of organizations
 
