@@ -1,3 +1,6 @@
+// First, so that the modules below are compiled once per machine, not once per command.
+import "./context/compile-cache";
+
 export type { AcceptLanguage, ConnectionInput } from "../contract/common-types";
 export { LANGUAGES } from "../contract/languages";
 export { API_VERSIONS, type ApiVersion } from "../contract/versions";

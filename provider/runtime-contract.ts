@@ -6,6 +6,8 @@
  * serves every resource that registry.ts lists, under its key.
  */
 
+// First, so that the lifecycles' modules, loaded when first called, are compiled once per machine.
+import "./context/compile-cache";
 import { assertSupportedNode } from "./context/node-version";
 import { setProgramLanguage } from "./context/program-language";
 import { dropHostEchoes, expectHostEcho } from "./errors/host-echo";
@@ -24,9 +26,6 @@ try {
   expectHostEcho(error);
   throw error;
 }
-// Node's compile cache (22.1+) keeps V8's compiled code of the modules loaded after this point, so the
-// dynamic-provider host starts faster from the second run on. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
-(require("node:module") as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 export type { CheckContext, ResourceLifecycle, ResourceProps } from "./lifecycle/methods";
 export * from "./registry";
