@@ -1,6 +1,5 @@
-import type { CONFIG_NAMESPACE } from "../../contract/pulumi-package";
 import { contextKey, processContext, rememberSecret } from "../context/process";
-import { SETTING_ROWS, SETTINGS, type Setting, stackKey } from "../settings/table";
+import { type CONFIG_NAMESPACE, SETTING_ROWS, SETTINGS, type Setting, stackKey } from "../settings/table";
 
 /**
  * The namespaced keys of the settings among `settings` that stack config can set, by setting name. A
