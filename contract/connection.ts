@@ -2,6 +2,7 @@ import { z } from "zod";
 import { type ConnectionInput as ConnectionShape, exactly } from "./common-types";
 import { LANGUAGES } from "./languages";
 import { isLoopback } from "./loopback";
+import { PLUGIN_PACKAGE } from "./pulumi-package";
 import { safeString } from "./text";
 import { API_VERSIONS } from "./versions";
 
@@ -24,7 +25,7 @@ function baseUrlProblem(value: string): string | undefined {
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return "must be an http(s) URL";
   if (url.username || url.password) {
-    return "must not carry credentials (user:password@): remove them, and give the API token on its own (the token option, connection.token, service:token or SERVICE_API_TOKEN)";
+    return `must not carry credentials (user:password@): remove them, and give the API token on its own (the token option, connection.token, ${PLUGIN_PACKAGE}:token or SERVICE_API_TOKEN)`;
   }
   if (url.protocol === "http:" && !isLoopback(url.hostname)) {
     return "must use https: plain http would send the API token in clear, and is accepted only for this machine (localhost, 127.0.0.1, [::1]), where the sandbox runs";

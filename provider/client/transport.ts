@@ -1,4 +1,5 @@
 import type { Dispatcher } from "undici";
+import { ConfigurationError } from "../errors/base";
 
 /**
  * A keep-alive connection pool, for a client given no `dispatcher` of its own. undici is loaded on the
@@ -57,18 +58,21 @@ export class SendFailure extends Error {
   }
 }
 
-/** Sends `request` once through the dispatcher `dispatcher()` gives, and reads the whole answer. */
+/**
+ * Sends `request` once through the dispatcher `dispatcher()` gives, and reads the whole answer.
+ *
+ * @throws SendFailure when no answer came; ConfigurationError when undici cannot be loaded.
+ */
 export async function sendOnce(dispatcher: () => Dispatcher, request: RawRequest): Promise<RawResponse> {
   let pool: Dispatcher;
   try {
     pool = dispatcher();
   } catch (error) {
-    // Nothing was written: the HTTP stack itself could not start (undici needs Node 22.19 or later).
-    throw new SendFailure(
-      false,
-      false,
-      `the HTTP client could not load (${describe(error)}); Node.js ${process.versions.node} runs this process and undici needs 22.19 or later`,
-      error,
+    // Nothing was written, and nothing will be on a retry: the HTTP stack itself did not load. The
+    // client's constructor has already refused a Node.js too old for undici, so the install is at fault,
+    // not the network or the base URL.
+    throw new ConfigurationError(
+      `undici, the HTTP client of @service/pulumi, could not be loaded (${describe(error).split("\n")[0]}): it is missing or broken where @service/pulumi is installed. Reinstall the project's dependencies (\`npm install\`, or \`npm ci\` with a lockfile), then run the command again.`,
     );
   }
   try {

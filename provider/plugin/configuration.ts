@@ -4,8 +4,8 @@
  * and described by schema.json's config section, both derived from that table), which the engine sends in
  * Configure, or the properties of an explicit `service` provider resource.
  */
+import { PLUGIN_PACKAGE } from "../../contract/pulumi-package";
 import { type ConfigSource, configureFromStack } from "../lifecycle/stack-config";
-import { PLUGIN_PACKAGE } from "../resource-kit/declaration";
 
 /**
  * The engine names each configuration variable `<package>:config:<key>` (`service:config:token`), with

@@ -5,6 +5,7 @@
  * the resource classes' type tokens, the provider plugin, its schema and the policy pack's tokens all
  * read them from there.
  */
+import { PLUGIN_PACKAGE } from "../../contract/pulumi-package";
 import { atEngineEdge } from "../lifecycle/boundary";
 import type { ResourceLifecycle } from "../lifecycle/methods";
 
@@ -13,12 +14,6 @@ import type { ResourceLifecycle } from "../lifecycle/methods";
  * Renaming it would replace every resource of this package in every stack.
  */
 const DYNAMIC_MODULE = "service";
-
-/**
- * The provider plugin's package name: the first part of its type tokens (`service:index:Webhook`) and of
- * its configuration keys (`service:token`). Renaming it would replace every plugin resource in every stack.
- */
-export const PLUGIN_PACKAGE = "service";
 
 /** The provider plugin's type token for `type`, such as `service:index:Webhook`. */
 export function pluginToken(type: string): string {

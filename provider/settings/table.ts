@@ -12,11 +12,12 @@ import { DEFAULT_BASE_URL } from "../../contract/default-base-url";
 import type { Language } from "../../contract/languages";
 import { DEFAULT_LANGUAGE } from "../../contract/languages";
 import { REQUESTS_PER_SECOND } from "../../contract/limits";
+import { PLUGIN_PACKAGE } from "../../contract/pulumi-package";
 import type { ApiVersion } from "../../contract/versions";
 import type { SchemaKit } from "./schema-kit";
 
-/** The namespace of the stack config keys: the provider plugin's package name (`service:token`). */
-export const CONFIG_NAMESPACE = "service";
+/** The namespace of the stack config keys (`service:token`): the provider plugin's package name. */
+export const CONFIG_NAMESPACE = PLUGIN_PACKAGE;
 
 /**
  * What the provider's configuration is, as the schema describes the provider resource: the settings with

@@ -26,7 +26,9 @@ import {
 import { FLEET, fleetSeed, HOOKS_TOKEN, HOST } from "../helpers/fixtures";
 import { expectShortSecretRefused, SECRET_WAYS } from "../helpers/secret-channels";
 import {
+  DOMAIN_HOST,
   devStack,
+  domainStack,
   expectNoSecretIn,
   expectOneActivePerResource,
   expectSecretsEncrypted,
@@ -35,8 +37,6 @@ import {
 } from "../helpers/stage";
 
 const root = join(__dirname, "../..");
-/** A host of the sandbox's seed that no scenario registers beforehand: each language's Domain verifies it. */
-const DOMAIN_HOST = "other.acme.test";
 const pluginVersion = (JSON.parse(readFileSync(join(root, "schema.json"), "utf8")) as { version: string })
   .version;
 const GO_SDK_MODULE = "github.com/service-pulumi/service-pulumi/sdk/go";
@@ -85,12 +85,7 @@ describeUnderEngine(TITLE, { tools: ["python3", "go"] }, () => {
     language: keyof typeof dirs,
     stack: string,
     settings: Record<string, unknown> = {},
-  ) =>
-    devStack(
-      stage,
-      { host: DOMAIN_HOST, "service:hostOverrides": { [DOMAIN_HOST]: stage.originUrl }, ...settings },
-      { at: dirs[language], stack },
-    );
+  ) => domainStack(stage, settings, { at: dirs[language], stack });
 
   /** up, an unchanged preview with no API call, refresh, destroy: the life of a stack. */
   async function lifecycle(stage: Stage, project: PulumiProject, webhooks: number) {

@@ -16,6 +16,7 @@ import { HOST, SECRET } from "../helpers/fixtures";
 import { expectShortSecretRefused, SECRET_WAYS } from "../helpers/secret-channels";
 import {
   devStack,
+  domainStack,
   expectLostCreateSettled,
   expectNoSecretIn,
   expectOneActivePerResource,
@@ -25,8 +26,6 @@ import {
 
 const root = join(__dirname, "../..");
 const PROGRAM = join(__dirname, "plugin-program");
-/** A host of the sandbox's seed that no scenario registers beforehand: the Domain scenario verifies it. */
-const DOMAIN_HOST = "other.acme.test";
 /** A lost answer is re-listed for this long before the provider gives up and keeps the create pending. */
 const RECONCILE = { SERVICE_RECONCILE_SECONDS: "1" };
 
@@ -47,11 +46,9 @@ describeUnderEngine("the provider plugin under the real engine, from a packed in
 
   it("goes up with a Domain and two Webhooks, previews with no API call, refreshes and is destroyed", async () => {
     const stage = stages.current;
-    const project = await devStack(
+    const project = await domainStack(
       stage,
       {
-        host: DOMAIN_HOST,
-        "service:hostOverrides": { [DOMAIN_HOST]: stage.originUrl },
         domain: "true",
         webhooks: [
           { name: "authentications", kind: "authentication" },

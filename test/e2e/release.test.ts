@@ -39,7 +39,7 @@ import {
   startVerdaccio,
 } from "../helpers/release-registries";
 import {
-  devStack,
+  domainStack,
   expectNoSecretIn,
   expectOneActivePerResource,
   type Stage,
@@ -48,8 +48,6 @@ import {
 
 const root = join(__dirname, "../..");
 const releaseDir = join(root, "dist/release");
-/** A host of the sandbox's seed that no scenario registers beforehand: each scenario's Domain verifies it. */
-const DOMAIN_HOST = "other.acme.test";
 /** The platform of this machine, in Pulumi's names. */
 const PLATFORM = {
   os: process.platform === "win32" ? "windows" : process.platform,
@@ -143,12 +141,7 @@ describeUnderEngine("the release, installed as users install it", { tools: ["pyt
     dir: string,
     env: NodeJS.ProcessEnv,
     settings: Record<string, unknown> = {},
-  ) =>
-    devStack(
-      stage,
-      { host: DOMAIN_HOST, "service:hostOverrides": { [DOMAIN_HOST]: stage.originUrl }, ...settings },
-      { at: dir, env },
-    );
+  ) => domainStack(stage, settings, { at: dir, env });
 
   /** up (one active webhook per resource), an unchanged preview with no API call, refresh, destroy. */
   async function lifecycle(stage: Stage, project: PulumiProject, webhooks: number) {

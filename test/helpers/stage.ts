@@ -138,6 +138,21 @@ export async function devStack(
   return project;
 }
 
+/** A host of the sandbox's seed that no scenario registers beforehand: a scenario's Domain verifies it. */
+export const DOMAIN_HOST = "other.acme.test";
+
+/** devStack, with the program's Domain and webhooks on DOMAIN_HOST, which the stage's origin serves. */
+export const domainStack = (
+  stage: Stage,
+  settings: Record<string, unknown> = {},
+  options: Parameters<typeof devStack>[2] = {},
+) =>
+  devStack(
+    stage,
+    { host: DOMAIN_HOST, "service:hostOverrides": { [DOMAIN_HOST]: stage.originUrl }, ...settings },
+    options,
+  );
+
 /** Points the selected stack of a project at the stage: credentials, sandbox, host, secret. */
 async function configureStack(project: PulumiProject, stage: Stage, token = HOOKS_TOKEN) {
   await project.config("service:token", token, true);

@@ -7,9 +7,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { PLUGIN_PACKAGE } from "../../contract/pulumi-package";
 import { DOMAIN_COMPONENT_TYPE, domainVerification } from "../../provider/domain/declaration";
 import * as registry from "../../provider/registry";
-import { PLUGIN_PACKAGE, pluginToken, type SecretProperties } from "../../provider/resource-kit/declaration";
+import { pluginToken, type SecretProperties } from "../../provider/resource-kit/declaration";
 import { CONFIG_DESCRIPTION, SETTING_ROWS, type Setting } from "../../provider/settings/table";
 import { type JsonSchema, type Properties, TypeCollector, type TypeSpec } from "./pulumi-types";
 import { DOCUMENTED_FILES, DOMAIN_SHAPE, RESOURCE_SHAPES, type Shape } from "./schema-sources";
