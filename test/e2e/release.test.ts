@@ -8,8 +8,9 @@
  * - YAML, with no node: the plugin alone, downloaded the same way;
  * - the plugin binary: `pulumi plugin install --file` and `--server`, and its start with no node;
  * - Go, with no node: the module from the release's module-proxy folder (GOPROXY=file://…).
- * Every scenario ends with one active webhook per resource after `up` and none after `destroy`, and no
- * planted secret in anything printed or stored. `npm run test:release` builds the release first.
+ * Every program runs up, an unchanged preview, refresh, a replace and destroy, with one active webhook per
+ * resource after each `up` and none after `destroy`, and no planted secret in anything printed or stored.
+ * `npm run test:release` builds the release first.
  */
 import { spawn } from "node:child_process";
 import {
@@ -143,9 +144,17 @@ describeUnderEngine("the release, installed as users install it", { tools: ["pyt
     settings: Record<string, unknown> = {},
   ) => domainStack(stage, settings, { at: dir, env });
 
-  /** up (one active webhook per resource), an unchanged preview with no API call, refresh, destroy. */
-  async function lifecycle(stage: Stage, project: PulumiProject, webhooks: number) {
-    await project.run(["up", "--yes"]);
+  /**
+   * up (one active webhook per resource), an unchanged preview with no API call, refresh, a replace
+   * (`replace` changes one webhook's channel: a new webhook takes its place, the old one is deactivated),
+   * destroy. `up` has run before, when the scenario times it.
+   */
+  async function lifecycle(
+    stage: Stage,
+    project: PulumiProject,
+    webhooks: number,
+    replace: (project: PulumiProject) => Promise<unknown>,
+  ) {
     await expectOneActivePerResource(stage, [project]);
     expect(await stage.active()).toHaveLength(webhooks);
     const mark = stage.mark();
@@ -153,6 +162,13 @@ describeUnderEngine("the release, installed as users install it", { tools: ["pyt
     expect(stage.callsSince(mark)).toBe(0);
     await project.run(["refresh", "--yes", "--skip-preview"]);
     await project.run(["preview", "--expect-no-changes"]);
+    const before = await stage.active();
+    await replace(project);
+    await project.run(["up", "--yes"]);
+    await expectOneActivePerResource(stage, [project]);
+    const after = await stage.active();
+    expect(after).toHaveLength(webhooks);
+    expect(after.filter((uuid) => !before.includes(uuid))).toHaveLength(1);
     const state = JSON.stringify(await project.exported());
     await project.run(["destroy", "--yes"]);
     expect(await stage.active()).toEqual([]);
@@ -193,7 +209,7 @@ describeUnderEngine("the release, installed as users install it", { tools: ["pyt
     }
   });
 
-  it("npm: the tarball published to a local registry installs as @service/pulumi, and a TypeScript program goes up, previews with no API call, refreshes and is destroyed", async () => {
+  it("npm: the tarball published to a local registry installs as @service/pulumi, and a TypeScript program goes up, previews with no API call, refreshes, replaces a webhook and is destroyed", async () => {
     const registry = await startVerdaccio();
     try {
       const dir = folder("typescript");
@@ -242,13 +258,14 @@ describeUnderEngine("the release, installed as users install it", { tools: ["pyt
 
       const stage = stages.current;
       const project = await stackIn(stage, dir, {});
-      await lifecycle(stage, project, 2);
+      await project.run(["up", "--yes"]);
+      await lifecycle(stage, project, 2, (p) => p.config("authenticationChannel", "authentications-v2"));
     } finally {
       await registry.close();
     }
   });
 
-  it("Python, with no node on PATH: pip install service-pulumi from a local index, and the engine downloads the plugin binary by itself; up, a preview with no API call, refresh, destroy", async () => {
+  it("Python, with no node on PATH: pip install service-pulumi from a local index, and the engine downloads the plugin binary by itself; up, a preview with no API call, refresh, a replace, destroy", async () => {
     const dir = folder("python");
     const env = withoutNode();
     const index = await startStaticServer(pythonIndex(releaseDir, manifest, work));
@@ -303,14 +320,22 @@ describeUnderEngine("the release, installed as users install it", { tools: ["pyt
       expect(plugins.output).toMatch(
         new RegExp(`service\\s+resource\\s+${manifest.version.replaceAll(".", "\\.")}`),
       );
-      await lifecycle(stage, project, 2);
+      await lifecycle(stage, project, 2, (p) =>
+        p.config(
+          "webhooks",
+          JSON.stringify([
+            { name: "authentications", kind: "authentication", channel: "authentications-v2" },
+            { name: "fingerprints", kind: "fingerprint" },
+          ]),
+        ),
+      );
       expectNoSecretIn([project.checkpointFile("service-release-python", "dev")], stage);
     } finally {
       await index.close();
     }
   });
 
-  it("YAML, with no node on PATH: the engine downloads the plugin the program's options name; up, a preview with no API call, refresh, destroy", async () => {
+  it("YAML, with no node on PATH: the engine downloads the plugin the program's options name; up, a preview with no API call, refresh, a replace, destroy", async () => {
     const dir = folder("yaml");
     cpSync(join(__dirname, "release-programs/yaml"), dir, { recursive: true });
     // The program names the version a user would write; it is this release's.
@@ -323,7 +348,8 @@ describeUnderEngine("the release, installed as users install it", { tools: ["pyt
     const before = downloads.requested.length;
     const stage = stages.current;
     const project = await stackIn(stage, dir, withoutNode());
-    await lifecycle(stage, project, 1);
+    await project.run(["up", "--yes"]);
+    await lifecycle(stage, project, 1, (p) => p.config("channel", "orders-v2"));
     expect(downloads.requested.slice(before)).toContain(tarballPath());
     expectNoSecretIn([project.checkpointFile("service-release-yaml", "dev")], stage);
   });
@@ -375,7 +401,7 @@ describeUnderEngine("the release, installed as users install it", { tools: ["pyt
     );
   });
 
-  it("Go, with no node on PATH: go get the SDK from the release's module proxy, build, up and destroy", async () => {
+  it("Go, with no node on PATH: go get the SDK from the release's module proxy, build; up, a preview with no API call, refresh, a replace, destroy", async () => {
     const dir = folder("go");
     const env = withoutNode();
     const usualProxy = (await run("go", ["env", "GOPROXY"], dir, process.env)).trim();
@@ -411,10 +437,7 @@ describeUnderEngine("the release, installed as users install it", { tools: ["pyt
     const stage = stages.current;
     const project = await stackIn(stage, dir, { ...env, ...goEnv });
     await project.run(["up", "--yes"]);
-    await expectOneActivePerResource(stage, [project]);
-    expect(await stage.active()).toHaveLength(1);
-    await project.run(["destroy", "--yes"]);
-    expect(await stage.active()).toEqual([]);
+    await lifecycle(stage, project, 1, (p) => p.config("channel", "orders-v2"));
     expectNoSecretIn([project.checkpointFile("service-release-go", "dev")], stage);
   });
 });

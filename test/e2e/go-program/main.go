@@ -12,6 +12,11 @@ func main() {
 	pulumi.Run(func(ctx *pulumi.Context) error {
 		conf := config.New(ctx, "")
 		host := conf.Require("host")
+		// A stack setting changes it, to replace the webhook.
+		channel := conf.Get("channel")
+		if channel == "" {
+			channel = "orders"
+		}
 		domain, err := service.NewDomain(ctx, "hooks", &service.DomainArgs{
 			DomainName:       pulumi.String(host),
 			PublishDirectory: pulumi.String(conf.Require("filesDir")),
@@ -23,7 +28,7 @@ func main() {
 		webhook, err := service.NewWebhook(ctx, "orders", &service.WebhookArgs{
 			Endpoint:  pulumi.Sprintf("https://%s/service/events", host),
 			SecretKey: conf.RequireSecret("webhookSecret"),
-			Channel:   pulumi.String("orders"),
+			Channel:   pulumi.String(channel),
 			Filters: service.WebhookFilterArray{
 				service.WebhookFilterArgs{Key: pulumi.String("activity.name"), Value: pulumi.String("authentication")},
 			},

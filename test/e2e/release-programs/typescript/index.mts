@@ -22,7 +22,8 @@ const webhooks = ["authentication", "fingerprint"].map(
       {
         endpoint: `https://${host}/service/events`,
         secretKey,
-        channel: `${kind}s`,
+        // A stack setting changes it, to replace the webhook.
+        channel: config.get(`${kind}Channel`) ?? `${kind}s`,
         filters: [{ key: "activity.name", value: kind }],
       },
       { dependsOn: [domain] },
