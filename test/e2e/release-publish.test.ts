@@ -286,7 +286,8 @@ with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as out:
     });
 
     it("refuses an option its target does not take, so that no step publishes where a dry run was asked", async () => {
-      await expect(publish(["npm", "--dry-run"])).rejects.toThrow(
+      // A registry where nothing listens: were the refusal gone, the publish would fail here, not reach npm.
+      await expect(publish(["npm", "--dry-run", "--registry", "http://127.0.0.1:9/"])).rejects.toThrow(
         "npm takes --registry, --provenance beside --release, not --dry-run.",
       );
     });
