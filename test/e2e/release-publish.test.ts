@@ -13,7 +13,16 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -240,10 +249,14 @@ describeUnderEngine(
       expect((await runToEnd("git", ["tag", "--list", tag], root, process.env)).stdout).toBe("");
     });
 
-    /** A copy of the release folder, changed by `change`, for a step to refuse. */
-    const changedRelease = (name: string, change: (dir: string) => void) => {
+    /**
+     * A copy of the release folder, changed by `change`, for a step to refuse; `only` copies just
+     * MANIFEST.json and the files it names (the plugin tarballs are large, and the Go step reads none).
+     */
+    const changedRelease = (name: string, change: (dir: string) => void, only?: readonly string[]) => {
       const dir = folder(name);
-      cpSync(releaseDir, dir, { recursive: true });
+      for (const file of only ? ["MANIFEST.json", ...only] : readdirSync(releaseDir))
+        cpSync(join(releaseDir, file), join(dir, file), { recursive: true });
       change(dir);
       return dir;
     };
@@ -263,23 +276,31 @@ describeUnderEngine(
       const version = `v${manifest.version}`;
       const refusal = `the tag ${manifest.go.tag} would publish another module than the release's proxy folder holds: `;
       const versions = (dir: string) => join(dir, manifest.go.proxy, manifest.go.module, "@v");
-      const goMod = changedRelease("go-mod-changed", (dir) => {
-        const file = join(versions(dir), `${version}.mod`);
-        writeFileSync(file, `${readFileSync(file, "utf8")}\nrequire example.com/other v1.0.0\n`);
-      });
+      const goMod = changedRelease(
+        "go-mod-changed",
+        (dir) => {
+          const file = join(versions(dir), `${version}.mod`);
+          writeFileSync(file, `${readFileSync(file, "utf8")}\nrequire example.com/other v1.0.0\n`);
+        },
+        [manifest.go.proxy],
+      );
       await expect(publish(["go", "--dry-run", "--release", goMod])).rejects.toThrow(
         `${refusal}${version}.mod is not sdk/go/go.mod at`,
       );
       // The zip written anew with one file changed, as a build from an uncommitted folder would hold it.
-      const zipChanged = changedRelease("go-zip-changed", (dir) => {
-        const zip = join(versions(dir), `${version}.zip`);
-        const rewrite = `import sys, zipfile
+      const zipChanged = changedRelease(
+        "go-zip-changed",
+        (dir) => {
+          const zip = join(versions(dir), `${version}.zip`);
+          const rewrite = `import sys, zipfile
 entries = [(i.filename, zipfile.ZipFile(sys.argv[1]).read(i)) for i in zipfile.ZipFile(sys.argv[1]).infolist()]
 with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as out:
     for name, data in entries:
         out.writestr(name, data + b"// changed\\n" if name.endswith("/service/doc.go") else data)`;
-        execFileSync("python3", ["-c", rewrite, zip]);
-      });
+          execFileSync("python3", ["-c", rewrite, zip]);
+        },
+        [manifest.go.proxy],
+      );
       await expect(publish(["go", "--dry-run", "--release", zipChanged])).rejects.toThrow(
         `${refusal}service/doc.go in the zip differs from sdk/go/service/doc.go at`,
       );
