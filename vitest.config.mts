@@ -35,8 +35,8 @@ export default defineConfig({
           // package rebuild dist/, which the programs under the engine load.
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
-          // It installs dist/release, which `npm run test:release` builds first.
-          exclude: ["test/e2e/release.test.ts"],
+          // They install and publish dist/release, which `npm run test:release` builds first.
+          exclude: ["test/e2e/release*.test.ts"],
           fileParallelism: false,
           testTimeout: 300_000,
           hookTimeout: 60_000,
@@ -46,9 +46,10 @@ export default defineConfig({
         extends: true,
         test: {
           // The release artifacts installed as users install them (`npm run test:release`, which builds
-          // dist/release first): registries on 127.0.0.1, the real engine, the sandbox.
+          // dist/release first): registries on 127.0.0.1, the real engine, the sandbox; and the release
+          // workflow's publishing steps run against those registries, or as dry runs.
           name: "release",
-          include: ["test/e2e/release.test.ts"],
+          include: ["test/e2e/release*.test.ts"],
           testTimeout: 300_000,
           hookTimeout: 120_000,
         },

@@ -35,6 +35,7 @@ import {
   pathWithoutNode,
   portPrinted,
   pythonIndex,
+  runToEnd,
   type StaticServer,
   startStaticServer,
   startVerdaccio,
@@ -55,38 +56,8 @@ const PLATFORM = {
   arch: process.arch === "x64" ? "amd64" : process.arch,
 };
 
-/** How long one install or build command may take. */
-const COMMAND_MS = 240_000;
-
-/**
- * Runs a command outside the engine (npm, pip, go) to its end, and returns what it printed on stdout.
- * Asynchronous: the registries and the sandbox run in this process and must go on answering it.
- */
-function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => child.kill(), COMMAND_MS);
-    child.once("error", reject);
-    child.once("close", (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(stdout);
-      else
-        reject(
-          new Error(
-            `\`${command} ${args.join(" ")}\` ${signal ? `was stopped after ${COMMAND_MS / 1000} s` : `exited ${code}`} in ${cwd}:\n${stdout}${stderr}`,
-          ),
-        );
-    });
-  });
-}
+/** Runs a command outside the engine (npm, pip, go) to its end, and returns what it printed on stdout. */
+const run = async (...command: Parameters<typeof runToEnd>) => (await runToEnd(...command)).stdout;
 
 describeUnderEngine("the release, installed as users install it", { tools: ["python3", "go"] }, () => {
   let manifest: Manifest;

@@ -1,8 +1,9 @@
 /**
  * The registries a user installs a release from, started on 127.0.0.1 over a release folder
  * (`npm run release` writes dist/release/): a static file server (the plugin downloads, and a PEP 503
- * index of the Python distribution), and Verdaccio, an npm registry with no uplinks. Plus a PATH on which
- * no `node` can be found, for the languages whose users have none.
+ * index of the Python distribution), Verdaccio, an npm registry with no uplinks, and pypiserver, a Python
+ * index that takes uploads. Plus a PATH on which no `node` can be found, for the languages whose users
+ * have none.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import {
@@ -23,8 +24,48 @@ import { tmpdir } from "node:os";
 import { delimiter, extname, join, normalize } from "node:path";
 import { findExecutable } from "../../tools/quickstart/pulumi-cli";
 import type { Manifest } from "../../tools/release/manifest.mts";
+import { pythonTool } from "../../tools/release/python.mts";
 
 const root = join(__dirname, "../..");
+
+/** How long one install, build or publish command may take. */
+const COMMAND_MS = 240_000;
+
+/**
+ * Runs a command outside the engine (npm, pip, go, the publishing script) to its end, and returns what it
+ * printed. Asynchronous: the registries and the sandbox run in the test's process and must go on
+ * answering it. A failure or a stop after COMMAND_MS names the command and holds all it printed.
+ */
+export function runToEnd(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ stdout: string; stderr: string }> {
+  const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => child.kill(), COMMAND_MS);
+    child.once("error", reject);
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve({ stdout, stderr });
+      else
+        reject(
+          new Error(
+            `\`${command} ${args.join(" ")}\` ${signal ? `was stopped after ${COMMAND_MS / 1000} s` : `exited ${code}`} in ${cwd}:\n${stdout}${stderr}`,
+          ),
+        );
+    });
+  });
+}
 
 /** A server on 127.0.0.1 over a folder, which remembers every path asked of it. */
 export interface StaticServer {
@@ -172,6 +213,58 @@ export async function startVerdaccio(): Promise<NpmRegistry> {
     child.kill();
     await stopped();
     rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** A local Python package index that takes uploads. */
+export interface PythonIndex {
+  /** Where twine uploads (`--repository-url`). */
+  readonly uploadUrl: string;
+  /** The PEP 503 index pip installs from (`--index-url`). */
+  readonly simpleUrl: string;
+  close(): Promise<void>;
+}
+
+/** pypiserver, installed once into a virtualenv under node_modules/.cache. */
+const PYPISERVER_PACKAGE = "pypiserver==2.4.2";
+/** How long pypiserver may take to say its port. */
+const PYPISERVER_START_MS = 30_000;
+/**
+ * pypiserver's app on Python's own WSGI server, on a port of the system's choosing that it prints: no
+ * password file and no authenticated action, so any upload is taken (pypiserver refuses them otherwise).
+ */
+const PYPISERVER_SCRIPT = `
+import sys
+from wsgiref.simple_server import WSGIRequestHandler, make_server
+import pypiserver
+class Quiet(WSGIRequestHandler):
+    def log_message(self, *args):
+        pass
+server = make_server("127.0.0.1", 0, pypiserver.app(roots=[sys.argv[1]], authenticate=[], password_file="."), handler_class=Quiet)
+print(server.server_port, flush=True)
+server.serve_forever()
+`;
+
+/** Starts pypiserver on 127.0.0.1 over a new, empty package folder. */
+export async function startPypiServer(): Promise<PythonIndex> {
+  const python = pythonTool("pypiserver", PYPISERVER_PACKAGE);
+  const dir = mkdtempSync(join(tmpdir(), "pypiserver-"));
+  const child = spawn(python, ["-c", PYPISERVER_SCRIPT, dir], { stdio: ["ignore", "pipe", "pipe"] });
+  const close = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise<void>((done) => child.once("exit", () => done()));
+      child.kill();
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const port = await portPrinted(child, "pypiserver", PYPISERVER_START_MS);
+    const url = `http://127.0.0.1:${port}`;
+    return { uploadUrl: `${url}/`, simpleUrl: `${url}/simple/`, close };
+  } catch (error) {
+    await close();
     throw error;
   }
 }

@@ -19,7 +19,7 @@ function goModulePath(): string {
 }
 
 /** A module path as the proxy protocol spells it in URLs and folders: each capital as `!` and lower case. */
-function escapedPath(path: string): string {
+export function escapedPath(path: string): string {
   return path.replace(/[A-Z]/g, (capital) => `!${capital.toLowerCase()}`);
 }
 

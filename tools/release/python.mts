@@ -8,7 +8,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dirname, "../..");
-const BUILD_VENV = join(root, "node_modules/.cache/service-pulumi-release/python-build");
+/** Where the Python tools of a release live, one virtualenv per tool, kept between runs. */
+const TOOLS_DIR = join(root, "node_modules/.cache/service-pulumi-release");
 /** The build frontend, at a version known to build this SDK. */
 const BUILD_PACKAGE = "build==1.6.1";
 
@@ -21,25 +22,27 @@ function python(): string {
     } catch {}
   }
   throw new Error(
-    "No python3 or python on PATH: install Python 3.9 or later, with venv, to build the Python SDK.",
+    "No python3 or python on PATH: install Python 3.9 or later, with venv, to build and publish the Python SDK.",
   );
 }
 
-/** The virtualenv's python with `build` installed, made on the first run. */
-function buildFrontend(): string {
-  const venvPython = join(BUILD_VENV, process.platform === "win32" ? "Scripts/python.exe" : "bin/python");
+/**
+ * The python of a virtualenv named `name` under the release cache, with `requirement` (a pinned
+ * `package==version`) installed, made on its first use.
+ */
+export function pythonTool(name: string, requirement: string): string {
+  const venv = join(TOOLS_DIR, name);
+  const venvPython = join(venv, process.platform === "win32" ? "Scripts/python.exe" : "bin/python");
   if (existsSync(venvPython)) return venvPython;
-  mkdirSync(BUILD_VENV, { recursive: true });
+  mkdirSync(venv, { recursive: true });
   try {
-    execFileSync(python(), ["-m", "venv", BUILD_VENV], { stdio: ["ignore", "ignore", "pipe"] });
-    execFileSync(venvPython, ["-m", "pip", "install", "--quiet", BUILD_PACKAGE], {
+    execFileSync(python(), ["-m", "venv", venv], { stdio: ["ignore", "ignore", "pipe"] });
+    execFileSync(venvPython, ["-m", "pip", "install", "--quiet", requirement], {
       stdio: ["ignore", "ignore", "pipe"],
     });
   } catch (error) {
-    rmSync(BUILD_VENV, { recursive: true, force: true });
-    throw new Error(
-      `Could not install the Python build frontend (${BUILD_PACKAGE}) in ${BUILD_VENV}: ${(error as Error).message}`,
-    );
+    rmSync(venv, { recursive: true, force: true });
+    throw new Error(`Could not install ${requirement} in ${venv}: ${(error as Error).message}`);
   }
   return venvPython;
 }
@@ -61,7 +64,7 @@ export function buildPythonSdk(workDir: string, outDir: string, mtime: number): 
   const built = join(workDir, "python-dist");
   rmSync(built, { recursive: true, force: true });
   try {
-    execFileSync(buildFrontend(), ["-m", "build", "--outdir", built, source], {
+    execFileSync(pythonTool("python-build", BUILD_PACKAGE), ["-m", "build", "--outdir", built, source], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, SOURCE_DATE_EPOCH: String(mtime) },
     });
