@@ -13,7 +13,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { pinnedPulumiVersion } from "../../tools/engine/pulumi-engine.mts";
+import { PYTHON_PULUMI_VERSION, pinnedPulumiVersion } from "../../tools/engine/pulumi-engine.mts";
 import { type Consumer, createConsumer } from "../helpers/consumer";
 import {
   describeUnderEngine,
@@ -57,7 +57,7 @@ describeUnderEngine(TITLE, { tools: ["python3", "go"] }, () => {
     const run = (command: string, args: string[], cwd: string) =>
       execFileSync(command, args, { cwd, stdio: "pipe", encoding: "utf8" });
     run("python3", ["-m", "venv", "venv"], dirs.python);
-    const pulumiPython = `pulumi==${pinnedPulumiVersion().replace(/^v/, "")}`;
+    const pulumiPython = `pulumi==${PYTHON_PULUMI_VERSION}`;
     const sdk = join(consumer.dir, "node_modules/@service/pulumi/sdk");
     run("venv/bin/pip", ["install", "--quiet", pulumiPython, join(sdk, "python")], dirs.python);
     writeFileSync(
