@@ -35,6 +35,8 @@ import {
 } from "../helpers/stage";
 
 const root = join(__dirname, "../..");
+/** What Pulumi's Python SDK says on the stack when the engine has stopped the program's resource monitor. */
+const PYTHON_MONITOR_STOPPED = "error: Resource monitor has terminated, shutting down";
 /** A host of the sandbox's seed that no scenario registers beforehand: each language's Domain verifies it. */
 const DOMAIN_HOST = "other.acme.test";
 const pluginVersion = (JSON.parse(readFileSync(join(root, "schema.json"), "utf8")) as { version: string })
@@ -319,7 +321,11 @@ describeUnderEngine(TITLE, { tools: ["python3", "go"] }, () => {
     expect(diagnostics.get("service:index:Webhook (orders)")).toEqual([
       expect.stringMatching(/^error: The service refused the webhook .*Nothing was created/),
     ]);
-    expect(diagnostics.get("pulumi:pulumi:Stack (service-python-sibling)")).toEqual(["error: update failed"]);
+    // The engine v3.274.1 stops the program's resource monitor as soon as the update fails (v3.259.0 let
+    // it run on): the Domain's registration, still waiting on its Construct, is answered UNAVAILABLE, which
+    // Pulumi's Python SDK reports on the stack in its own words. Nothing of ours is said twice.
+    const stackLines = diagnostics.get("pulumi:pulumi:Stack (service-python-sibling)") ?? [];
+    expect(stackLines.filter((line) => line !== PYTHON_MONITOR_STOPPED)).toEqual(["error: update failed"]);
     // The Domain went on to the end: verified, and in state.
     const verification = (await project.exported()).deployment.resources?.find(
       (r) => r.type === "service:index:DomainVerification",
