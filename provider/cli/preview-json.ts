@@ -1,5 +1,5 @@
 /**
- * Reads the JSON of `pulumi preview --json --show-sames` (Pulumi 3.259): its steps' operation, URN, old
+ * Reads the JSON of `pulumi preview --json --show-sames` (Pulumi 3.259 to 3.274): its steps' operation, URN, old
  * and new state, replaceReasons, and the markers of a replace's order (`oldState.delete: true` for
  * create-before-delete, `oldState.pendingReplacement: true` for deleteBeforeReplace). The stack and project
  * are read from the URNs, the only place the JSON holds them. Secrets arrive as `[secret]`, and only the

@@ -13,7 +13,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { pinnedPulumiVersion } from "../../tools/engine/pulumi-engine.mts";
+import { PYTHON_PULUMI_VERSION, pinnedPulumiVersion } from "../../tools/engine/pulumi-engine.mts";
 import { type Consumer, createConsumer } from "../helpers/consumer";
 import {
   describeUnderEngine,
@@ -37,6 +37,8 @@ import {
 } from "../helpers/stage";
 
 const root = join(__dirname, "../..");
+/** What Pulumi's Python SDK says on the stack when the engine has stopped the program's resource monitor. */
+const PYTHON_MONITOR_STOPPED = "error: Resource monitor has terminated, shutting down";
 const pluginVersion = (JSON.parse(readFileSync(join(root, "schema.json"), "utf8")) as { version: string })
   .version;
 const GO_SDK_MODULE = "github.com/service-pulumi/service-pulumi/sdk/go";
@@ -57,7 +59,7 @@ describeUnderEngine(TITLE, { tools: ["python3", "go"] }, () => {
     const run = (command: string, args: string[], cwd: string) =>
       execFileSync(command, args, { cwd, stdio: "pipe", encoding: "utf8" });
     run("python3", ["-m", "venv", "venv"], dirs.python);
-    const pulumiPython = `pulumi==${pinnedPulumiVersion().replace(/^v/, "")}`;
+    const pulumiPython = `pulumi==${PYTHON_PULUMI_VERSION}`;
     const sdk = join(consumer.dir, "node_modules/@service/pulumi/sdk");
     run("venv/bin/pip", ["install", "--quiet", pulumiPython, join(sdk, "python")], dirs.python);
     writeFileSync(
@@ -314,7 +316,11 @@ describeUnderEngine(TITLE, { tools: ["python3", "go"] }, () => {
     expect(diagnostics.get("service:index:Webhook (orders)")).toEqual([
       expect.stringMatching(/^error: The service refused the webhook .*Nothing was created/),
     ]);
-    expect(diagnostics.get("pulumi:pulumi:Stack (service-python-sibling)")).toEqual(["error: update failed"]);
+    // The engine v3.274.1 stops the program's resource monitor as soon as the update fails (v3.259.0 let
+    // it run on): the Domain's registration, still waiting on its Construct, is answered UNAVAILABLE, which
+    // Pulumi's Python SDK reports on the stack in its own words. Nothing of ours is said twice.
+    const stackLines = diagnostics.get("pulumi:pulumi:Stack (service-python-sibling)") ?? [];
+    expect(stackLines.filter((line) => line !== PYTHON_MONITOR_STOPPED)).toEqual(["error: update failed"]);
     // The Domain went on to the end: verified, and in state.
     const verification = (await project.exported()).deployment.resources?.find(
       (r) => r.type === "service:index:DomainVerification",

@@ -26,7 +26,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { pinnedPulumiVersion } from "../../tools/engine/pulumi-engine.mts";
+import { PYTHON_PULUMI_VERSION, pinnedPulumiVersion } from "../../tools/engine/pulumi-engine.mts";
 import { CHECKSUMS_FILE, type Manifest, readManifest, sha256Of } from "../../tools/release/manifest.mts";
 import { SEA_FUSE } from "../../tools/release/plugin-binary.mts";
 import { executableName, pluginTarball } from "../../tools/release/targets.mts";
@@ -259,7 +259,7 @@ describeUnderEngine("the release, installed as users install it", { tools: ["pyt
           "--extra-index-url",
           pypi,
           `${manifest.python.distribution}==${manifest.python.version}`,
-          `pulumi==${pinnedPulumiVersion().replace(/^v/, "")}`,
+          `pulumi==${PYTHON_PULUMI_VERSION}`,
         ],
         dir,
         shell,

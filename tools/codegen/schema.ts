@@ -65,9 +65,10 @@ function languages(peerPulumi: string) {
       dependencies: { "@pulumi/pulumi": peerPulumi },
       respectSchemaVersion: true,
     },
+    // No `requires`: the generator then names the lowest `pulumi` its own code needs (3.269.0 from
+    // v3.274.1 on, for `exists`), which a hand-written range here would hide and fall behind.
     python: {
       packageName: "service_pulumi",
-      requires: { pulumi: ">=3.0.0,<4.0.0" },
       pyproject: { enabled: true },
       respectSchemaVersion: true,
     },

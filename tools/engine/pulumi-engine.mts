@@ -31,7 +31,7 @@ export function languageHostSources(): string {
   return hash.digest("hex");
 }
 
-/** The Pulumi release that tools/engine/go.mod pins (`v3.259.0`). */
+/** The Pulumi release that tools/engine/go.mod pins (`v3.274.1`). */
 export function pinnedPulumiVersion(): string {
   const goMod = readFileSync(join(engineModuleDir, "go.mod"), "utf8");
   const pinned = /github\.com\/pulumi\/pulumi\/pkg\/v3 (v\S+)/.exec(goMod)?.[1];
@@ -39,6 +39,13 @@ export function pinnedPulumiVersion(): string {
     throw new Error("tools/engine/go.mod requires no github.com/pulumi/pulumi/pkg/v3: pin a release there.");
   return pinned;
 }
+
+/**
+ * The Python `pulumi` SDK installed beside the pinned engine (`pip install pulumi==<this>`) by the tests, the
+ * release check and examples/python/requirements.txt: the engine's own release where PyPI serves it, else
+ * the newest PyPI serves below it. PyPI's newest is 3.272.0, older than the engine's v3.274.1.
+ */
+export const PYTHON_PULUMI_VERSION = "3.272.0";
 
 export function engineCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   if (env.SERVICE_ENGINE_CACHE) return env.SERVICE_ENGINE_CACHE;

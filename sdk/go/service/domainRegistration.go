@@ -79,6 +79,12 @@ func (DomainRegistrationState) ElementType() reflect.Type {
 	return reflect.TypeOf((*domainRegistrationState)(nil)).Elem()
 }
 
+// DomainRegistrationExists checks whether an existing DomainRegistration resource with the given ID exists.
+func DomainRegistrationExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *DomainRegistrationState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("service:index:DomainRegistration", id, state, "", opts...)
+}
+
 type domainRegistrationArgs struct {
 	// Display language of the service's answers; default from service:acceptLanguage, else "en".
 	AcceptLanguage *string `pulumi:"acceptLanguage"`

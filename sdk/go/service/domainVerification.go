@@ -74,6 +74,12 @@ func (DomainVerificationState) ElementType() reflect.Type {
 	return reflect.TypeOf((*domainVerificationState)(nil)).Elem()
 }
 
+// DomainVerificationExists checks whether an existing DomainVerification resource with the given ID exists.
+func DomainVerificationExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *DomainVerificationState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("service:index:DomainVerification", id, state, "", opts...)
+}
+
 type domainVerificationArgs struct {
 	// Display language of the service's answers; default from service:acceptLanguage, else "en".
 	AcceptLanguage *string `pulumi:"acceptLanguage"`

@@ -71,6 +71,12 @@ func (VerificationFileState) ElementType() reflect.Type {
 	return reflect.TypeOf((*verificationFileState)(nil)).Elem()
 }
 
+// VerificationFileExists checks whether an existing VerificationFile resource with the given ID exists.
+func VerificationFileExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *VerificationFileState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("service:index:VerificationFile", id, state, "", opts...)
+}
+
 type verificationFileArgs struct {
 	// The register token; stored only as a salted hash.
 	Content string `pulumi:"content"`

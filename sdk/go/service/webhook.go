@@ -87,6 +87,12 @@ func (WebhookState) ElementType() reflect.Type {
 	return reflect.TypeOf((*webhookState)(nil)).Elem()
 }
 
+// WebhookExists checks whether an existing Webhook resource with the given ID exists.
+func WebhookExists(ctx *pulumi.Context,
+	id pulumi.StringInput, state *WebhookState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
+	return ctx.ExistsResource("service:index:Webhook", id, state, "", opts...)
+}
+
 type webhookArgs struct {
 	// Display language of the service's answers; default from service:acceptLanguage, else "en".
 	AcceptLanguage *string `pulumi:"acceptLanguage"`

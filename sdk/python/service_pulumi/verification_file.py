@@ -160,6 +160,12 @@ class VerificationFile(pulumi.CustomResource):
         __props__.__dict__["path"] = None
         return VerificationFile(resource_name, opts=opts, __props__=__props__)
 
+    @staticmethod
+    def exists(id: pulumi.Input[str],
+            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
+        __props__: dict = {}
+        return pulumi.runtime.exists_resource(None, 'service:index:VerificationFile', id, __props__, opts or pulumi.ResourceOptions())
+
     @_builtins.property
     @pulumi.getter
     def path(self) -> pulumi.Output[_builtins.str]:

@@ -164,7 +164,7 @@ class Webhook(pulumi.CustomResource):
                  channel: pulumi.Input[Optional[_builtins.str]] = None,
                  connection: pulumi.Input[Optional[Union['ConnectionInputArgs', 'ConnectionInputArgsDict']]] = None,
                  endpoint: pulumi.Input[Optional[_builtins.str]] = None,
-                 filters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['WebhookFilterArgs', 'WebhookFilterArgsDict']]]]] = None,
+                 filters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['WebhookFilterArgs', 'WebhookFilterArgsDict', 'outputs.WebhookFilter']]]]] = None,
                  secret_key: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -179,7 +179,7 @@ class Webhook(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] channel: Echoed on every delivery; default "default".
         :param pulumi.Input[Union['ConnectionInputArgs', 'ConnectionInputArgsDict']] connection: Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret.
         :param pulumi.Input[_builtins.str] endpoint: HTTPS URL on a domain registered to the organization (no query or fragment on API 2.0).
-        :param pulumi.Input[Sequence[pulumi.Input[Union['WebhookFilterArgs', 'WebhookFilterArgsDict']]]] filters: Must include activity.name (authentication or fingerprint); order and value/values form do not matter.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['WebhookFilterArgs', 'WebhookFilterArgsDict', 'outputs.WebhookFilter']]]] filters: Must include activity.name (authentication or fingerprint); order and value/values form do not matter.
         :param pulumi.Input[_builtins.str] secret_key: HMAC key for Service-Signature: 16 to 256 characters on 2.0, at least 20 on 1.4. Stored only as a salted hash.
         """
         ...
@@ -213,7 +213,7 @@ class Webhook(pulumi.CustomResource):
                  channel: pulumi.Input[Optional[_builtins.str]] = None,
                  connection: pulumi.Input[Optional[Union['ConnectionInputArgs', 'ConnectionInputArgsDict']]] = None,
                  endpoint: pulumi.Input[Optional[_builtins.str]] = None,
-                 filters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['WebhookFilterArgs', 'WebhookFilterArgsDict']]]]] = None,
+                 filters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['WebhookFilterArgs', 'WebhookFilterArgsDict', 'outputs.WebhookFilter']]]]] = None,
                  secret_key: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -271,6 +271,12 @@ class Webhook(pulumi.CustomResource):
         __props__.__dict__["owner"] = None
         __props__.__dict__["webhook_uuid"] = None
         return Webhook(resource_name, opts=opts, __props__=__props__)
+
+    @staticmethod
+    def exists(id: pulumi.Input[str],
+            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
+        __props__: dict = {}
+        return pulumi.runtime.exists_resource(None, 'service:index:Webhook', id, __props__, opts or pulumi.ResourceOptions())
 
     @_builtins.property
     @pulumi.getter(name="apiVersion")

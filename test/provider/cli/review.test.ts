@@ -1,5 +1,5 @@
 /**
- * `service-pulumi review` on preview JSON shaped as Pulumi 3.259 writes it (test/e2e/review-command.test.ts
+ * `service-pulumi review` on preview JSON shaped as Pulumi 3.259 to 3.274 write it (test/e2e/review-command.test.ts
  * runs it on the real engine's): each change and its delivery impact, line by line; the quota; what is
  * said when the JSON has no unchanged resources; one line per bad input; and never a secret.
  */
