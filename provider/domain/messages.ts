@@ -34,6 +34,14 @@ export function notServedError(
   );
 }
 
+export function cancelledWaitError(domainName: string, url: string, waitedSeconds: number): LifecycleError {
+  return new LifecycleError(
+    "file_not_served",
+    `Stopped waiting for ${url} after ${Math.round(waitedSeconds)} s: the update was cancelled before ${domainName}'s verification file was served. ` +
+      `finish_registration was not called, so no attempt was spent; run \`pulumi up\` again to go on verifying ${domainName}.`,
+  );
+}
+
 export function finishFailedError(domainName: string, serviceSaid: string, cause: unknown): LifecycleError {
   return new LifecycleError(
     "verification_refused",
