@@ -25,8 +25,20 @@ export function notServedError(
     "file_not_served",
     `Gave up on ${domainName} after ${Math.round(waitedSeconds)} s: ${url} must serve exactly the register token over HTTPS, with no redirect, but ${describeObservation(seen)}. ` +
       "finish_registration was not called, so no attempt was spent. Check that the publisher's resource exists and that " +
-      "the CDN routes /service_url_registration/* to it without redirecting or caching, then run `pulumi up` again (raise the Domain's " +
+      "the CDN routes /service_url_registration/* to it without redirecting or caching" +
+      (seen.kind === "unreachable"
+        ? ` (a host that exists only locally, such as the sandbox's, needs an origin in \`service:hostOverrides\`)`
+        : "") +
+      ", then run `pulumi up` again (raise the Domain's " +
       `${spellProperty("timeout")} if the file is slow to appear).`,
+  );
+}
+
+export function cancelledWaitError(domainName: string, url: string, waitedSeconds: number): LifecycleError {
+  return new LifecycleError(
+    "file_not_served",
+    `Stopped waiting for ${url} after ${Math.round(waitedSeconds)} s: the update was cancelled before ${domainName}'s verification file was served. ` +
+      `finish_registration was not called, so no attempt was spent; run \`pulumi up\` again to go on verifying ${domainName}.`,
   );
 }
 

@@ -19,10 +19,23 @@ export function fetchVerificationFile(
   registerToken: string,
   options: VerificationFetchOptions = {},
 ): Promise<Observation> {
-  return checkVerificationFile(url, registerToken, (target, init) =>
-    fetch(resolveHost(target, options.hosts ?? {}), {
-      ...init,
-      signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
-    }),
-  );
+  return checkVerificationFile(url, registerToken, async (target, init) => {
+    try {
+      return await fetch(resolveHost(target, options.hosts ?? {}), {
+        ...init,
+        signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
+      });
+    } catch (error) {
+      throw withCause(error);
+    }
+  });
+}
+
+/**
+ * fetch rejects with only "fetch failed" and keeps the network's reason (a refused connection, an unknown
+ * host) in `cause`: the message a user reads carries both.
+ */
+function withCause(error: unknown): unknown {
+  if (!(error instanceof Error) || !(error.cause instanceof Error)) return error;
+  return new Error(`${error.message}: ${error.cause.message}`, { cause: error.cause });
 }

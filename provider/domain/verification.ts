@@ -2,6 +2,7 @@
 
 import type { Observation } from "../../contract/domains/verification-check";
 import type { ServiceClient } from "../client/client";
+import { cancelRequested, whenCancelled } from "../context/engine-cancel";
 import { contextKey, processContext, rememberSecret } from "../context/process";
 import { ConflictError, InvalidRequestError, RateLimitError } from "../errors/api";
 import { AmbiguousRequestError } from "../errors/transport";
@@ -13,6 +14,7 @@ import { confirmGone, recordedCredentials, sameCredentials } from "../lifecycle/
 import { type Refreshed, refreshAnswer } from "../lifecycle/refresh";
 import { activeWebhooks } from "../webhook/wire";
 import {
+  cancelledWaitError,
   domainCredentialsChangedError,
   domainInUseError,
   expiredError,
@@ -37,7 +39,10 @@ const MAX_POLL_MS = 750;
  */
 const CONFIRMED_HERE = contextKey("domains confirmed by this process", () => new Set<string>());
 
-/** Polls the URL, without calling the API, until it serves the token or the deadline (local clock) passes. */
+/**
+ * Polls the URL, without calling the API, until it serves the token, the deadline (local clock) passes or
+ * the engine cancels.
+ */
 async function waitUntilServed(url: string, token: string, deadline: number): Promise<Observation> {
   const { clock } = processContext();
   const hosts = hostOverrides();
@@ -48,8 +53,8 @@ async function waitUntilServed(url: string, token: string, deadline: number): Pr
       timeoutMs: Math.max(1_000, Math.min(5_000, left)),
     });
     const after = deadline - clock.now();
-    if (seen.kind === "ok" || after <= 0) return seen;
-    await clock.sleep(Math.min(interval, after));
+    if (seen.kind === "ok" || after <= 0 || cancelRequested()) return seen;
+    await Promise.race([clock.sleep(Math.min(interval, after)), whenCancelled()]);
   }
 }
 
@@ -116,6 +121,7 @@ export async function create(props: ResourceProps): Promise<{ id: string; outs: 
     Math.min(started + inputs.timeout * 1000, linkDeadline),
   );
   if (seen.kind !== "ok") {
+    if (cancelRequested()) throw cancelledWaitError(domainName, url, (clock.now() - started) / 1000);
     // When the link, not `timeout`, set the deadline, raising `timeout` cannot help: a new link can.
     if (clock.now() >= linkDeadline) throw expiredError(domainName, expiresAt);
     throw notServedError(domainName, url, seen, (clock.now() - started) / 1000);

@@ -5,6 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
 import { noteProgramCall } from "../context/call-origin";
+import { requestCancel } from "../context/engine-cancel";
 import { DOMAIN_COMPONENT_TYPE } from "../domain/declaration";
 import type { ResourceProps } from "../lifecycle/methods";
 import * as registry from "../registry";
@@ -61,7 +62,10 @@ export function serviceProvider(extras: EngineExtras, guard?: ConstructGuard): p
     read: (id, urn, props) => guarded(urn, async () => resourceOf(urn).read(id, props ?? {})),
     update: (id, urn, olds, news) => guarded(urn, async () => resourceOf(urn).update(id, olds, news)),
     delete: (id, urn, props) => guarded(urn, async () => resourceOf(urn).delete(id, props)),
-    cancel: async () => guard?.release(),
+    cancel: async () => {
+      guard?.release();
+      requestCancel();
+    },
     construct: async (name, type, inputs, opts: pulumi.ComponentResourceOptions) => {
       if (type !== DOMAIN_COMPONENT_TYPE) {
         throw new Error(

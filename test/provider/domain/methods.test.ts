@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   domainRegistrationLifecycle as domainRegistration,
@@ -72,6 +73,15 @@ async function verify(
   const { inputs, failures } = await domainVerification.check({}, news);
   expect(failures).toEqual([]);
   return domainVerification.create(inputs);
+}
+
+/** A port on 127.0.0.1 that nothing listens on: one the system gave a server that is closed again. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 const captured = async (promise: Promise<unknown>) =>
@@ -159,6 +169,26 @@ describe("registration and verification", () => {
       expect(finishes()).toBe(0);
     },
   );
+
+  it("gives up on a URL it cannot fetch naming the network's reason and the host override to check (regression)", async () => {
+    const { outs } = await started();
+    // The override points at a closed port, as a stale service:hostOverrides does: fetch itself says
+    // only "fetch failed", its cause says why.
+    const port = await closedPort();
+    configureStack(
+      world.sandbox.url,
+      HOOKS_TOKEN,
+      { "service:hostOverrides": JSON.stringify({ [HOST]: `http://127.0.0.1:${port}` }) },
+      { clock },
+    );
+    const error = await captured(verify(outs, { timeout: 1 }));
+    expect(error.code).toBe("file_not_served");
+    expect(error.message).toContain(
+      `could not be fetched (fetch failed: connect ECONNREFUSED 127.0.0.1:${port})`,
+    );
+    expect(error.message).toMatch(/`service:hostOverrides`/);
+    expect(finishes()).toBe(0);
+  });
 
   it("polls until the deadline itself, not an interval short of it (regression)", async () => {
     const { outs } = await started();

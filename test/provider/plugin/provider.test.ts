@@ -4,7 +4,7 @@ import { ProcessContext, setProcessContext } from "../../../provider/context/pro
 import { configSourceOf, configure } from "../../../provider/plugin/configuration";
 import { serviceProvider } from "../../../provider/plugin/provider";
 import { markSecrets, revealSecrets } from "../../../provider/plugin/secrets";
-import { webhook } from "../../../provider/registry";
+import { domainRegistration, domainVerification, webhook } from "../../../provider/registry";
 import { HOOKS_TOKEN, HOST, SECRET, webhookArgs } from "../../helpers/fixtures";
 import { registerDomain, startWorld, type World } from "../../helpers/world";
 
@@ -108,5 +108,54 @@ describe("the plugin's configuration", () => {
     expect(config.get("service:token")).toBe("t");
     expect(config.get("service:baseUrl")).toBe("http://127.0.0.1:1");
     expect(config.get("other:token")).toBeUndefined();
+  });
+});
+
+describe("the engine's cancel", () => {
+  /** Resolves once the origin has answered a GET of `path`: the Domain is polling it. */
+  async function polled(path: string): Promise<void> {
+    for (let i = 0; i < 500; i++) {
+      if (world.origin.received.some((r) => r.method === "GET" && r.path === path)) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`${path} was not polled`);
+  }
+
+  it("ends a Domain's wait for its verification file at once, and says that nothing was finished (regression)", async () => {
+    // Ctrl-C during `pulumi up` used to leave the plugin polling until the Domain's `timeout` (600 s).
+    const domainName = "slow.acme.test";
+    configure([
+      ["service:config:token", HOOKS_TOKEN],
+      ["service:config:baseUrl", world.sandbox.url],
+      ["service:config:hostOverrides", JSON.stringify({ [domainName]: world.origin.url })],
+    ]);
+    const plugin = provider();
+    const registration = `urn:pulumi:dev::infra::${domainRegistration.pluginToken}::slow`;
+    const { outs } = await plugin.create!(
+      registration,
+      (await plugin.check!(registration, {}, { domainName })).inputs,
+    );
+    const verification = `urn:pulumi:dev::infra::${domainVerification.pluginToken}::slow`;
+    const news = {
+      domainName,
+      verifier: outs.verifier,
+      url: outs.url,
+      registerToken: outs.registerToken,
+      expiresAt: outs.expiresAt,
+      timeout: 600,
+    };
+    const { inputs } = await plugin.check!(verification, {}, news);
+    const finishes = world.calls("/v2/domains/finish_registration");
+    const verifying = plugin.create!(verification, inputs).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    await polled(`/${outs.key}`);
+    const cancelledAt = Date.now();
+    await plugin.cancel!();
+    const error = await verifying;
+    expect(Date.now() - cancelledAt).toBeLessThan(2_000);
+    expect(error?.message).toMatch(/slow\.acme\.test.*cancelled.*finish_registration was not called/s);
+    expect(world.calls("/v2/domains/finish_registration")).toBe(finishes);
   });
 });
