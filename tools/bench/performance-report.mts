@@ -345,7 +345,12 @@ ${fleetGoals(run.fleet).join("\n")}
   cold start). The bundle keeps only zod's English messages (730 KB of JavaScript instead of 1,012 KB).
   The HTTP client loads undici's agent and request API rather than all of undici (30 files instead of
   109). Measured alone, a process that reads a webhook through the runtime makes its first request after
-  103 ms of CPU, one that calls \`fetch\` after 67 ms (it was 140 ms with all of undici).
+  103 ms of CPU, one that calls \`fetch\` after 67 ms (it was 140 ms with all of undici). The program
+  loads the package with Node's compile cache on, as the host does: from the second run on, its 185
+  modules (zod's among them) cost 44 to 62 ms of CPU instead of 71 to 81 ms.
+- **Checks run one at a time.** The engine asks for each resource's Check in turn, before it plans the
+  resource, so a check's time counts once per resource on every command's critical path; after the first
+  (which loads the schemas, about 17 ms of CPU), one of ours takes about 1 ms.
 
 ## Which path to pick
 
