@@ -2,8 +2,9 @@
  * The incremental build of dist/: tsc (incremental) and the runtime bundle, with stale output pruned.
  * The test suite's global setup runs it before every run; `npm run sandbox` runs it with `--if-stale`, so
  * that a current build starts the sandbox at once. It prints nothing unless the build fails: the bundler's
- * file table is noise in front of the sandbox's greeting. `npm run build` (a clean build, for `npm pack`)
- * stays separate.
+ * file table is noise in front of the sandbox's greeting. With `--clean` (`npm run build`, which `npm pack`
+ * and `npm run release` run) it first empties dist/, all but dist/release: the artifacts `npm run release`
+ * wrote stay until the next release replaces them.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -15,6 +16,8 @@ const dist = join(root, "dist");
 const bundle = join(dist, "runtime");
 /** Written after a successful build: its time is what "current" is measured against. */
 const stamp = join(dist, ".build-stamp");
+/** What `npm run release` writes (tools/release/build.mts), which no build of dist/ replaces. */
+const release = join(dist, "release");
 
 /**
  * What the build reads: the folders tsconfig.build.json includes (a pattern's folder, a single file's
@@ -109,9 +112,21 @@ export function build(): void {
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }
 
+/** Empties dist/, all but the release's artifacts. */
+function clean(): void {
+  if (!existsSync(dist)) return;
+  for (const entry of readdirSync(dist)) {
+    const path = join(dist, entry);
+    if (path !== release) rmSync(path, { recursive: true, force: true });
+  }
+}
+
 if (import.meta.main) {
   try {
-    if (!process.argv.includes("--if-stale")) build();
+    if (process.argv.includes("--clean")) {
+      clean();
+      build();
+    } else if (!process.argv.includes("--if-stale")) build();
     else if (!isCurrent()) {
       // Say why this start waits: `npm run sandbox` after an edit builds first, which takes seconds.
       process.stdout.write("A source changed since dist/ was built: building it first (about 10 s).\n");

@@ -44,7 +44,7 @@ const version = releaseVersion();
 const mtime = commitTime();
 
 let done = step("build (npm run build)");
-// The build empties dist/, so it runs before anything is written to dist/release.
+// A clean build of dist/ (it keeps dist/release, which the steps below write anew).
 execFileSync("npm", ["run", "--silent", "build"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
 done();
 rmSync(outDir, { recursive: true, force: true });
