@@ -70,6 +70,8 @@ function languages(peerPulumi: string) {
     python: {
       packageName: "service_pulumi",
       pyproject: { enabled: true },
+      // What the Pulumi SDK itself requires: pip then refuses an older Python with that reason.
+      pythonRequires: ">=3.10",
       respectSchemaVersion: true,
     },
   };
