@@ -10,12 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { PYTHON_PULUMI_VERSION } from "../../tools/engine/pulumi-engine.mts";
 import { type Consumer, createConsumer } from "../helpers/consumer";
-import {
-  describeUnderEngine,
-  diagnosticsOf,
-  type PulumiProject,
-  PYTHON_MONITOR_STOPPED,
-} from "../helpers/engine";
+import { describeUnderEngine, diagnosticsOf, type PulumiProject } from "../helpers/engine";
 import { DOMAIN_HOST, domainStack, useStage } from "../helpers/stage";
 
 const root = join(__dirname, "../..");
@@ -39,17 +34,26 @@ describeUnderEngine("a failure inside a Python program's Domain", { tools: ["pyt
   });
   const stages = useStage();
 
-  /** Runs `up` on the stack and checks what every scenario must: a failure, and nothing scary beside it. */
-  async function failingUp(project: PulumiProject, stack: string, { pythonMayBeInterrupted = false } = {}) {
+  /**
+   * Runs `up` on the stack and checks what every scenario must: it fails, with neither of the errors a
+   * Domain's Construct answered with a failure brings (the engine's "client connection is closing" on the
+   * Domain, or the Python SDK's traceback of the program's registration of the Domain, answered "resource
+   * monitor shut down"). The engine v3.274.1 may stop a failed program before it has exited, and Python
+   * then prints the KeyboardInterrupt of its own exit (seen in about 1 run of 3, whatever the plugin
+   * answers): that traceback is the engine's and is not checked here.
+   */
+  async function failingUp(project: PulumiProject, stack: string) {
     const failed = await project.run(["up", "--yes"], { allowFailure: true });
     expect(failed.status).not.toBe(0);
     expect(failed.output).not.toMatch(/client connection is closing/);
-    if (!pythonMayBeInterrupted) expect(failed.output).not.toMatch(/Traceback|KeyboardInterrupt/);
+    expect(failed.output).not.toMatch(
+      /resource monitor shut down|Program failed with an unhandled exception/,
+    );
     const diagnostics = diagnosticsOf(failed.output);
-    // Pulumi's Python SDK may say, in its own words, that the engine stopped the program's resource
-    // monitor (whether it does is a race in the engine); nothing else is said on the stack.
-    const stackLines = diagnostics.get(`pulumi:pulumi:Stack (service-python-${stack})`) ?? [];
-    expect(stackLines.filter((line) => line !== PYTHON_MONITOR_STOPPED)).toEqual(["error: update failed"]);
+    expect(diagnostics.get(`pulumi:pulumi:Stack (service-python-${stack})`)?.[0]).toBe(
+      "error: update failed",
+    );
+    expect(diagnostics.has("service:index:Domain (hooks)")).toBe(false);
     return { diagnostics, output: failed.output };
   }
 
@@ -75,10 +79,7 @@ describeUnderEngine("a failure inside a Python program's Domain", { tools: ["pyt
     ];
     const project = await domainStack(stage, { webhooks }, { at: dir, stack: "beside" });
     await project.run(["config", "rm", "service:token"]);
-    // Two resources fail at once here, and the engine v3.274.1 may then stop the Python program while it is
-    // still shutting down: Python prints the KeyboardInterrupt of its own exit, with or without the plugin's
-    // holds (seen in 2 of 4 runs either way). Nothing the plugin answers decides it.
-    const { diagnostics, output } = await failingUp(project, "beside", { pythonMayBeInterrupted: true });
+    const { diagnostics, output } = await failingUp(project, "beside");
     // Failing without a call, the Webhook is answered at once, not after the plugin's 5 s stall.
     const webhookFailed = /Webhook orders creating \((\d+)s\) error/.exec(output);
     expect(Number(webhookFailed?.[1])).toBeLessThan(5);

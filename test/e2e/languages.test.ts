@@ -19,7 +19,6 @@ import {
   describeUnderEngine,
   diagnosticsOf,
   type PulumiProject,
-  PYTHON_MONITOR_STOPPED,
   pulumiProject,
   STACK_TRACE,
   webhooksIn,
@@ -38,6 +37,8 @@ import {
 } from "../helpers/stage";
 
 const root = join(__dirname, "../..");
+/** What Pulumi's Python SDK says on the stack when the engine has stopped the program's resource monitor. */
+const PYTHON_MONITOR_STOPPED = "error: Resource monitor has terminated, shutting down";
 const pluginVersion = (JSON.parse(readFileSync(join(root, "schema.json"), "utf8")) as { version: string })
   .version;
 const GO_SDK_MODULE = "github.com/service-pulumi/service-pulumi/sdk/go";

@@ -256,9 +256,6 @@ export function webhooksIn(checkpoint: Checkpoint): StateResource[] {
 /** Pulumi's own program folder for these tests. */
 export const PROGRAM_DIR = join(__dirname, "../e2e/program");
 
-/** What Pulumi's Python SDK says on the stack when the engine has stopped the program's resource monitor. */
-export const PYTHON_MONITOR_STOPPED = "error: Resource monitor has terminated, shutting down";
-
 /** A stack trace's line, or a source position, in anything printed: never shown unless SERVICE_DEBUG asks. */
 export const STACK_TRACE = /^\s+at \S|\.(ts|js|mjs|cjs):\d+/m;
 
