@@ -104,4 +104,44 @@ describeUnderEngine("a failure inside a Python program's Domain", { tools: ["pyt
     await project.run(["destroy", "--yes"]);
     expect(await stage.active()).toEqual([]);
   });
+
+  it("cancelled by Ctrl-C while verifying, says so once, on the Domain's step, long before its timeout (regression)", async () => {
+    const stage = stages.current;
+    // The origin serves nothing for this host: the verification waits until the update is cancelled.
+    const project = await domainStack(
+      stage,
+      { "service:hostOverrides": { [DOMAIN_HOST]: `${stage.originUrl}/nothing-here` } },
+      { at: dir, stack: "cancelled" },
+    );
+    const up = project.start(["up", "--yes", "--skip-preview"]);
+    let output = "";
+    const exited = new Promise<number | null>((resolve) => up.once("close", resolve));
+    const verifying = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`never verifying within 60 s:\n${output}`)), 60_000);
+      const watch = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (/DomainVerification hooks-verification creating/.test(output)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      up.stdout!.on("data", watch);
+      up.stderr!.on("data", watch);
+    });
+    await verifying;
+    const started = Date.now();
+    up.kill("SIGINT");
+    expect(await exited).not.toBe(0);
+    // The program's Domain waits up to 30 s (its timeout): the cancel ends it at once.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(output).not.toMatch(/client connection is closing/);
+    expect(output).not.toMatch(/resource monitor shut down|Program failed with an unhandled exception/);
+    const diagnostics = diagnosticsOf(output);
+    expect(diagnostics.has("service:index:Domain (hooks)")).toBe(false);
+    expect(diagnostics.get("service:index:DomainVerification (hooks-verification)")).toEqual([
+      expect.stringMatching(/^error: Stopped waiting for .* the update was cancelled/),
+    ]);
+    await project.run(["destroy", "--yes"]);
+    expect(await stage.active()).toEqual([]);
+  });
 });
