@@ -75,7 +75,7 @@ describe("a failure while a component is under construction", () => {
     await expect(checked).resolves.toEqual({ failures: [{ property: "endpoint" }] });
   });
 
-  it("is not held when it is inside a Domain: it is that component's own, and ends its Construct", async () => {
+  it("is not held when it is inside a Domain: it is that component's own", async () => {
     const guard = new ConstructGuard(manualClock().clock);
     guard.constructing();
     await expect(guard.call(DOMAIN_CHILD, fail("file not served"))).rejects.toThrow("file not served");
