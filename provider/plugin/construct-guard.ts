@@ -11,10 +11,17 @@
  * So the plugin answers a failure (a throw, or a Check with failures) only once the Constructs in flight
  * have been answered: the Domain finishes, and the engine then ends the deployment on the failure, which it
  * reports once, on its own resource. Two cases are not held. A failure inside a Domain (a resource whose
- * type chain holds the Domain's) is that Domain's own and ends its Construct. And a hold ends when nothing
- * has moved for a while (no call in flight, none started or ended): with `--parallel 1` the engine may be
- * waiting for the held step before it runs the component's next one. A Cancel from the engine (Ctrl-C)
- * ends every hold at once.
+ * type chain holds the Domain's) is that Domain's own: it is answered at once, and it ends every hold,
+ * since that Domain can no longer finish and the engine ends the deployment on it. Held beside it, a
+ * sibling's failure only kept the deployment from ending until the stall below (5 s), while the program
+ * waited on a Construct that would never be answered. And a hold ends when nothing has moved for a while
+ * (no call in flight, none started or ended): with `--parallel 1` the engine may be waiting for the held
+ * step before it runs the component's next one. A Cancel from the engine (Ctrl-C) ends every hold at once.
+ *
+ * A failing Domain's Construct is not answered with that failure. The engine would report it on the Domain
+ * as well, and answer the program's registration of the Domain with an error that Pulumi's Python SDK
+ * prints as a traceback ("resource monitor shut down"). Left in flight, the Construct is dropped when the
+ * engine stops the program's resource monitor, and the program says only that it stopped.
  */
 import type { Clock } from "../context/clock";
 import { DOMAIN_COMPONENT_TYPE } from "../domain/declaration";
@@ -91,13 +98,22 @@ export class ConstructGuard {
       this.moved();
     }
     const failure = "error" in outcome || failed(outcome.answer);
-    if (failure && !insideComponent(urn)) await this.constructsAnswered();
+    if (failure && insideComponent(urn)) this.endHolds();
+    else if (failure) await this.constructsAnswered();
     if ("error" in outcome) throw outcome.error;
     return outcome.answer;
   }
 
   /** Ends every hold at once: the engine asked the plugin to cancel. */
   release(): void {
+    this.endHolds();
+  }
+
+  /**
+   * Ends every hold, now and for the rest of the deployment: the deployment is ending, so holding a failure
+   * no longer lets any Domain finish, and only delays the end.
+   */
+  private endHolds(): void {
     this.released = true;
     this.cancel();
   }

@@ -8,11 +8,10 @@ export async function startDirectoryOrigin(dir: string): Promise<{ url: string; 
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname));
     if (path.includes("..")) return void res.writeHead(400).end();
-    try {
-      res.writeHead(200, { "content-type": "text/plain" }).end(await readFile(join(dir, path)));
-    } catch {
-      res.writeHead(404).end("not found");
-    }
+    // Read before the status is written: a missing file is a 404, not a 200 cut short.
+    const body = await readFile(join(dir, path)).catch(() => undefined);
+    if (body === undefined) return void res.writeHead(404).end("not found");
+    res.writeHead(200, { "content-type": "text/plain" }).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {

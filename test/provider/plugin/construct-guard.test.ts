@@ -75,10 +75,21 @@ describe("a failure while a component is under construction", () => {
     await expect(checked).resolves.toEqual({ failures: [{ property: "endpoint" }] });
   });
 
-  it("is not held when it is inside a Domain: it is that component's own, and ends its Construct", async () => {
+  it("is not held when it is inside a Domain: it is that component's own", async () => {
     const guard = new ConstructGuard(manualClock().clock);
     guard.constructing();
     await expect(guard.call(DOMAIN_CHILD, fail("file not served"))).rejects.toThrow("file not served");
+  });
+
+  it("goes at once when a step inside a Domain fails: that Domain cannot finish, and the deployment ends (regression: a sibling held 5 s)", async () => {
+    const guard = new ConstructGuard(manualClock().clock);
+    guard.constructing();
+    const failure = guard.call(WEBHOOK, fail("no token"));
+    expect(await settled(failure)).toBe(false);
+    await expect(guard.call(DOMAIN_CHILD, fail("no token"))).rejects.toThrow("no token");
+    await expect(failure).rejects.toThrow("no token");
+    // And a failure after it is not held either.
+    await expect(guard.call(WEBHOOK, fail("refused"))).rejects.toThrow("refused");
   });
 
   it("goes once nothing has moved for a while (the engine may be waiting for the held step), and not sooner", async () => {
