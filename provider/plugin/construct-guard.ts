@@ -98,22 +98,18 @@ export class ConstructGuard {
       this.moved();
     }
     const failure = "error" in outcome || failed(outcome.answer);
-    if (failure && insideComponent(urn)) this.endHolds();
+    if (failure && insideComponent(urn)) this.release();
     else if (failure) await this.constructsAnswered();
     if ("error" in outcome) throw outcome.error;
     return outcome.answer;
   }
 
-  /** Ends every hold at once: the engine asked the plugin to cancel. */
-  release(): void {
-    this.endHolds();
-  }
-
   /**
-   * Ends every hold, now and for the rest of the deployment: the deployment is ending, so holding a failure
-   * no longer lets any Domain finish, and only delays the end.
+   * Ends every hold, now and for the rest of the deployment: the engine asked the plugin to cancel, or a
+   * Domain failed. Either way the deployment is ending, so holding a failure no longer lets any Domain
+   * finish, and only delays the end.
    */
-  private endHolds(): void {
+  release(): void {
     this.released = true;
     this.cancel();
   }

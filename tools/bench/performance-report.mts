@@ -3,12 +3,18 @@
  * fleet's `up` against the number of organizations (docs/performance-fleet.svg, drawn here as plain SVG).
  */
 import { writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { pinnedPulumiVersion } from "../engine/pulumi-engine.mts";
 import { type Measure, median } from "./engine-stage.mts";
 
 const root = join(import.meta.dirname, "../..");
+// The repository's one Markdown table, as Biome writes it, from the compiled tree that `npm run
+// bench:engine` builds first (the sources are CommonJS TypeScript, which Node does not run as they are).
+const { markdownTable } = createRequire(import.meta.url)(
+  join(root, "dist/tools/codegen/markdown-table.js"),
+) as typeof import("../codegen/markdown-table.ts");
 
 /** A measure, with the machine's one-minute load average when the command ended. */
 type Loaded = Measure & { readonly load: number };
@@ -30,19 +36,9 @@ const s = (ms: number) => (ms / 1000).toFixed(2);
 const pick = (measures: readonly Loaded[], f: (m: Loaded) => number | undefined) =>
   median(measures.map((m) => f(m) ?? Number.NaN));
 
-/**
- * A Markdown table, its columns padded so that it also reads in a terminal, as Biome formats one (a
- * column is at least 3 wide, for its `---`), so that `npm run lint` leaves the written page as it is.
- */
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((h, i) => Math.max(3, h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
-  return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
-}
-
 /** The peer table: the medians of each command, ours beside the peer, the do-nothing provider and the floor. */
 export function peerTable(rows: readonly PeerRow[]): string {
-  return table(
+  return markdownTable(
     [
       "command",
       "ours s",
@@ -103,7 +99,7 @@ const VARIANT_NAMES: Record<FleetRow["variant"], string> = {
 
 /** The fleet table: per size and variant, each command's wall time and calls, memory, 429s and state. */
 export function fleetTable(rows: readonly FleetRow[]): string {
-  return table(
+  return markdownTable(
     [
       "N",
       "variant",
