@@ -23,6 +23,3 @@ export interface PublishOptions {
   /** `--copy-to`: with --dry-run, the GitHub release's assets copied there, a stand-in for the release. */
   readonly copyTo?: string;
 }
-
-/** The options a step takes, by their command-line names: any other given to it is refused. */
-export type OptionName = "registry" | "provenance" | "dry-run" | "repo" | "commit" | "copy-to";

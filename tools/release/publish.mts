@@ -19,10 +19,23 @@ import { parseArgs } from "node:util";
 import { readManifest } from "./manifest.mts";
 import { publishGithub } from "./publish-github.mts";
 import { publishGo } from "./publish-go.mts";
-import type { OptionName, PublishOptions } from "./publish-options.mts";
+import type { PublishOptions } from "./publish-options.mts";
 import { publishMaven, publishNpm, publishNuget, publishPypi } from "./publish-registries.mts";
 
 const root = join(import.meta.dirname, "../..");
+
+/** The command line's options: every target takes --release, and some of the others (TARGETS). */
+const OPTIONS = {
+  release: { type: "string" },
+  registry: { type: "string" },
+  provenance: { type: "boolean" },
+  "dry-run": { type: "boolean" },
+  repo: { type: "string" },
+  commit: { type: "string" },
+  "copy-to": { type: "string" },
+} as const;
+/** An option some targets take, by its command-line name: any other given to a target is refused. */
+type OptionName = Exclude<keyof typeof OPTIONS, "release">;
 
 /** Each target's step, and the options it takes beside --release. */
 const TARGETS: Readonly<
@@ -41,15 +54,7 @@ const USAGE = `Usage: npm run release:publish -- <${Object.keys(TARGETS).join("|
 function main(): void {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: {
-      release: { type: "string" },
-      registry: { type: "string" },
-      provenance: { type: "boolean" },
-      "dry-run": { type: "boolean" },
-      repo: { type: "string" },
-      commit: { type: "string" },
-      "copy-to": { type: "string" },
-    },
+    options: OPTIONS,
   });
   const name = positionals[0] ?? "";
   const target = TARGETS[name];
