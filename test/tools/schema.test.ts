@@ -22,6 +22,11 @@ describe("the provider plugin's schema", () => {
     }
   });
 
+  it("has the Python SDK refuse, at pip install, a Python older than the Pulumi SDK's 3.10 (regression: it said 3.9)", () => {
+    const pyproject = readFileSync(join(root, "sdk/python/pyproject.toml"), "utf8");
+    expect(pyproject).toMatch(/^\s*requires-python = ">=3\.10"$/m);
+  });
+
   it("lists every declared resource under its plugin token, with its secrets marked, and the Domain component", () => {
     const declared = Object.values(registry);
     expect(Object.keys(schema.resources).sort()).toEqual(
