@@ -8,6 +8,7 @@
 
 // First, so that the lifecycles' modules, loaded when first called, are compiled once per machine.
 import "./context/compile-cache";
+import "./context/parse-without-jit";
 import { assertSupportedNode } from "./context/node-version";
 import { setProgramLanguage } from "./context/program-language";
 import { dropHostEchoes, expectHostEcho } from "./errors/host-echo";

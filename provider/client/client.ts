@@ -25,14 +25,20 @@ import { isUnsupportedNode, nodeTooOld } from "../context/node-version";
 import { ConfigurationError } from "../errors/base";
 import * as Domains from "./areas/domains";
 import * as Health from "./areas/health";
-import * as Integrations from "./areas/integrations";
-import * as Sessions from "./areas/sessions";
 import * as Webhooks from "./areas/webhooks";
 import { type ClientOptions, type ResolvedOptions, resolveOptions } from "./config";
 import { type RateLimiter, sharedLimiter } from "./limiter";
 import type { Page, PageRequest } from "./pages";
 import { RequestPipeline } from "./pipeline";
 import { keepAlivePool } from "./transport";
+
+/**
+ * The session and integration areas load when first called. The provider's lifecycles, which load this
+ * client in every dynamic-provider host and plugin process, call only the webhook and domain areas, and
+ * the sessions' and integrations' schemas are most of what building the client's module graph costs.
+ */
+const sessions = () => import("./areas/sessions.js");
+const integrations = () => import("./areas/integrations.js");
 
 /** How a client waits when its options give no `sleep`. */
 const sleepWithTimer = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
@@ -111,8 +117,11 @@ export class ServiceClient {
    *
    * @example const { item } = await client.getAuthentication("3f2a…", { include_images: true });
    */
-  getAuthentication(serviceId: string, options?: ImageOptions): Promise<ItemAnswer<AuthenticationItem>> {
-    return Sessions.getSession(this.api, "authentication", serviceId, options);
+  async getAuthentication(
+    serviceId: string,
+    options?: ImageOptions,
+  ): Promise<ItemAnswer<AuthenticationItem>> {
+    return (await sessions()).getSession(this.api, "authentication", serviceId, options);
   }
 
   /**
@@ -121,11 +130,11 @@ export class ServiceClient {
    *
    * @example const { item } = await client.lookupAuthentication("SKU-1042");
    */
-  lookupAuthentication(
+  async lookupAuthentication(
     customerItemId: string,
     options?: ImageOptions,
   ): Promise<ItemAnswer<AuthenticationItem>> {
-    return Sessions.lookupAuthentication(this.api, customerItemId, options);
+    return (await sessions()).lookupAuthentication(this.api, customerItemId, options);
   }
 
   /**
@@ -139,8 +148,10 @@ export class ServiceClient {
   searchAuthentications(search: ServiceIdSearch): Promise<ServiceIdPage>;
   /** One page of a search whose `return` is only known at run time. */
   searchAuthentications(search: SessionSearch): Promise<ItemPage<AuthenticationItem> | ServiceIdPage>;
-  searchAuthentications(search: SessionSearch = {}): Promise<ItemPage<AuthenticationItem> | ServiceIdPage> {
-    return Sessions.searchSessions(this.api, "authentication", search);
+  async searchAuthentications(
+    search: SessionSearch = {},
+  ): Promise<ItemPage<AuthenticationItem> | ServiceIdPage> {
+    return (await sessions()).searchSessions(this.api, "authentication", search);
   }
 
   /**
@@ -154,8 +165,8 @@ export class ServiceClient {
   authentications(search: ServiceIdSearch): AsyncIterable<string>;
   /** Every item, or every id, of a search whose `return` is only known at run time. */
   authentications(search: SessionSearch): AsyncIterable<AuthenticationItem | string>;
-  authentications(search: SessionSearch = {}): AsyncIterable<AuthenticationItem | string> {
-    return Sessions.iterateSessions(this.api, "authentication", search);
+  async *authentications(search: SessionSearch = {}): AsyncIterable<AuthenticationItem | string> {
+    yield* (await sessions()).iterateSessions(this.api, "authentication", search);
   }
 
   /**
@@ -165,8 +176,8 @@ export class ServiceClient {
    *
    * @example const { item, warnings } = await client.getFingerprint("9c1e…");
    */
-  getFingerprint(serviceId: string, options?: ImageOptions): Promise<ItemAnswer<FingerprintItem>> {
-    return Sessions.getSession(this.api, "fingerprint", serviceId, options);
+  async getFingerprint(serviceId: string, options?: ImageOptions): Promise<ItemAnswer<FingerprintItem>> {
+    return (await sessions()).getSession(this.api, "fingerprint", serviceId, options);
   }
 
   /**
@@ -179,8 +190,8 @@ export class ServiceClient {
   searchFingerprints(search: ServiceIdSearch): Promise<ServiceIdPage>;
   /** One page of a search whose `return` is only known at run time. */
   searchFingerprints(search: SessionSearch): Promise<ItemPage<FingerprintItem> | ServiceIdPage>;
-  searchFingerprints(search: SessionSearch = {}): Promise<ItemPage<FingerprintItem> | ServiceIdPage> {
-    return Sessions.searchSessions(this.api, "fingerprint", search);
+  async searchFingerprints(search: SessionSearch = {}): Promise<ItemPage<FingerprintItem> | ServiceIdPage> {
+    return (await sessions()).searchSessions(this.api, "fingerprint", search);
   }
 
   /**
@@ -193,8 +204,8 @@ export class ServiceClient {
   fingerprints(search: ServiceIdSearch): AsyncIterable<string>;
   /** Every item, or every id, of a search whose `return` is only known at run time. */
   fingerprints(search: SessionSearch): AsyncIterable<FingerprintItem | string>;
-  fingerprints(search: SessionSearch = {}): AsyncIterable<FingerprintItem | string> {
-    return Sessions.iterateSessions(this.api, "fingerprint", search);
+  async *fingerprints(search: SessionSearch = {}): AsyncIterable<FingerprintItem | string> {
+    yield* (await sessions()).iterateSessions(this.api, "fingerprint", search);
   }
 
   /**
@@ -204,8 +215,8 @@ export class ServiceClient {
    *
    * @example const { signed_authorization_request, username } = await client.authorizeUser({ unique_user_id: "user-1042", email: "ann@example.com", sdk_authorization_request });
    */
-  authorizeUser(input: Integration.AuthorizeUserInput): Promise<Integration.AuthorizedUser> {
-    return Integrations.authorizeUser(this.api, input);
+  async authorizeUser(input: Integration.AuthorizeUserInput): Promise<Integration.AuthorizedUser> {
+    return (await integrations()).authorizeUser(this.api, input);
   }
 
   /**
@@ -214,8 +225,8 @@ export class ServiceClient {
    *
    * @example const { login_voucher } = await client.createLoginVoucher({ unique_user_id: "user-1042", email: "ann@example.com" });
    */
-  createLoginVoucher(input: Integration.AppUserInput): Promise<Integration.LoginVoucher> {
-    return Integrations.createLoginVoucher(this.api, input);
+  async createLoginVoucher(input: Integration.AppUserInput): Promise<Integration.LoginVoucher> {
+    return (await integrations()).createLoginVoucher(this.api, input);
   }
 
   /**
@@ -224,8 +235,8 @@ export class ServiceClient {
    *
    * @example const { config, exp } = await client.authenticationConfig();
    */
-  authenticationConfig(): Promise<Integration.AuthenticationConfig> {
-    return Integrations.authenticationConfig(this.api);
+  async authenticationConfig(): Promise<Integration.AuthenticationConfig> {
+    return (await integrations()).authenticationConfig(this.api);
   }
 
   /**
@@ -234,8 +245,8 @@ export class ServiceClient {
    *
    * @example const { categories } = await client.supportedBrands();
    */
-  supportedBrands(): Promise<Integration.SupportedBrands> {
-    return Integrations.supportedBrands(this.api);
+  async supportedBrands(): Promise<Integration.SupportedBrands> {
+    return (await integrations()).supportedBrands(this.api);
   }
 
   /**

@@ -8,10 +8,17 @@ import { type ZodType, z } from "zod";
 import { AcceptLanguage, ApiVersionSchema, BaseUrl } from "../../contract/connection";
 import { safeString } from "../../contract/text";
 
+/**
+ * The part of zod the settings' schemas use. Named member by member, not as zod's namespace object: a
+ * bundle that holds the namespace as a value must keep every module of zod for it (its JSON Schema
+ * reader and its parser compiler among them), which the runtime bundle would load on every command.
+ */
+type SettingsZod = Pick<typeof z, "coerce" | "number" | "record" | "string" | "url">;
+
 /** The zod schemas and contract shapes a setting's schema is made of. */
 export interface SchemaKit {
-  /** zod itself. */
-  readonly z: typeof z;
+  /** The functions of zod the settings use. */
+  readonly z: SettingsZod;
   /** A string without control characters. */
   readonly safeString: typeof safeString;
   /** An http(s) base URL the client accepts. */
@@ -22,7 +29,13 @@ export interface SchemaKit {
   readonly AcceptLanguage: typeof AcceptLanguage;
 }
 
-const SCHEMA_KIT: SchemaKit = { z, safeString, BaseUrl, ApiVersionSchema, AcceptLanguage };
+const SCHEMA_KIT: SchemaKit = {
+  z: { coerce: z.coerce, number: z.number, record: z.record, string: z.string, url: z.url },
+  safeString,
+  BaseUrl,
+  ApiVersionSchema,
+  AcceptLanguage,
+};
 
 /**
  * The zod schema of a valid value of `setting` (a row of the settings table; typed by its one member used

@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DOMAIN_STEP_TYPES, WEBHOOK_TYPES } from "../../provider/policy/views";
 import * as runtime from "../../provider/runtime-contract";
@@ -54,6 +56,19 @@ describe("the runtime bundle, as the dynamic-provider host loads it", () => {
     expect(checked.some((file) => file.zod)).toBe(true);
     expect(checked.some((file) => file.client)).toBe(false);
   });
+
+  it("holds neither zod's parser compiler nor its JSON Schema reader, which no provider process uses", () => {
+    // Code that holds zod's namespace as a value makes the bundler keep every module of zod, and the host
+    // would then load them on every command (settings/schema-kit.ts names the functions it passes).
+    const dir = join(dirname(require.resolve("@service/pulumi/package.json")), "dist/runtime");
+    const bundle = readdirSync(dir)
+      .filter((file) => file.endsWith(".js"))
+      .map((file) => readFileSync(join(dir, file), "utf8"))
+      .join("\n");
+    expect(bundle).toContain("ZodError");
+    expect(bundle).not.toContain("ZodCompileAsyncError");
+    expect(bundle).not.toContain("fromJSONSchema");
+  });
 });
 
 describe("the policy pack's type tokens, read from the registry", () => {
@@ -65,5 +80,20 @@ describe("the policy pack's type tokens, read from the registry", () => {
       "service:index:DomainRegistration",
       "service:index:DomainVerification",
     ]);
+  });
+});
+
+describe("zod's compiled fast path", () => {
+  /** zod's `jitless` setting in a fresh process, once it has loaded `entry` as the package installs it. */
+  function jitlessAfterLoading(entry: string): unknown {
+    const script = `require(${JSON.stringify(entry)}); process.stdout.write(JSON.stringify(require("zod").config().jitless ?? null));`;
+    return JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }));
+  }
+
+  it("is off in the provider processes, the dynamic-provider host's and the plugin's, and left alone in a program", () => {
+    expect(jitlessAfterLoading("@service/pulumi/runtime")).toBe(true);
+    expect(jitlessAfterLoading(require.resolve("../../dist/provider/plugin/main.js"))).toBe(true);
+    // A program's process (and a receiver's server) parses the same schemas many times: it keeps it.
+    expect(jitlessAfterLoading("@service/pulumi")).toBe(null);
   });
 });
