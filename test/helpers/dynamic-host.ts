@@ -33,6 +33,8 @@ export interface DynamicHost {
   /** Everything the host printed. */
   output(): string;
   close(): Promise<void>;
+  /** The process's id, to read its CPU time by. */
+  readonly pid: number | undefined;
   /** performance.now() when the process was spawned, and when it printed its port. */
   readonly startedMs: number;
   readonly readyMs: number;
@@ -145,6 +147,7 @@ export async function startDynamicHost(options: {
   const struct = (value: object) => Struct.fromJavaScript(value);
 
   return {
+    pid: child.pid,
     startedMs: started,
     readyMs: ready,
     output: () => printed,
