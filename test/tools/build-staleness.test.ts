@@ -4,8 +4,8 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { pruneOrphans, SOURCE_DIRS } from "../../tools/build/build.mts";
 
-/** dist/'s folders that tsc does not emit: the runtime bundle (rebuilt whole) and the API reference. */
-const NOT_EMITTED = new Set(["runtime", "docs"]);
+/** dist/'s folders that tsc does not emit: the two bundles (rebuilt whole) and the API reference. */
+const NOT_EMITTED = new Set(["runtime", "main", "docs"]);
 
 describe("npm run sandbox's staleness check", () => {
   // Regression: contract/ moved out of provider/ and the hand-kept list of watched folders missed it, so
@@ -47,15 +47,17 @@ describe("the build's pruning of dist/", () => {
       "provider/index.js": "",
       "provider/gone.js": "",
       "runtime/index.js": "",
+      "main/index.js": "",
     });
     try {
-      pruneOrphans(out, root, join(out, "runtime"));
+      pruneOrphans(out, root, [join(out, "runtime"), join(out, "main")]);
       expect(existsSync(join(out, "bench"))).toBe(false);
       expect(existsSync(join(out, "provider/gone.js"))).toBe(false);
       for (const kept of ["tools/bench/client.js", "tools/bench/client.js.map", "provider/index.js"]) {
         expect(existsSync(join(out, kept)), kept).toBe(true);
       }
       expect(existsSync(join(out, "runtime/index.js"))).toBe(true);
+      expect(existsSync(join(out, "main/index.js"))).toBe(true);
     } finally {
       rmSync(root, { recursive: true, force: true });
       rmSync(out, { recursive: true, force: true });

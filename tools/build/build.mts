@@ -1,5 +1,5 @@
 /**
- * The incremental build of dist/: tsc (incremental) and the runtime bundle, with stale output pruned.
+ * The incremental build of dist/: tsc (incremental) and the two bundles, with stale output pruned.
  * The test suite's global setup runs it before every run; `npm run sandbox` runs it with `--if-stale`, so
  * that a current build starts the sandbox at once. It prints nothing unless the build fails: the bundler's
  * file table is noise in front of the sandbox's greeting. With `--clean` (`npm run build`, which `npm pack`
@@ -12,8 +12,8 @@ import { dirname, join, relative } from "node:path";
 
 const root = join(import.meta.dirname, "../..");
 const dist = join(root, "dist");
-/** The runtime bundle (rolldown.config.mjs), rebuilt whole on every build rather than file by file. */
-const bundle = join(dist, "runtime");
+/** The bundles (rolldown.config.mjs), rebuilt whole on every build rather than file by file. */
+const bundles = [join(dist, "runtime"), join(dist, "main")];
 /** Written after a successful build: its time is what "current" is measured against. */
 const stamp = join(dist, ".build-stamp");
 /** What `npm run release` writes (tools/release/build.mts), which no build of dist/ replaces. */
@@ -43,15 +43,15 @@ const SETTINGS = [
 
 /**
  * Removes from `out` (what tsc emitted from the sources under `sources`) each file whose source is gone,
- * and each folder that leaves empty; `keep` (the runtime bundle) is left whole. Left behind, an orphan
+ * and each folder that leaves empty; the folders in `keep` (the bundles) are left whole. Left behind, an orphan
  * would let a test pass against deleted code, and an emptied folder (its sources moved elsewhere) would
  * still look like a folder the build emits.
  */
-export function pruneOrphans(out: string, sources: string, keep: string): void {
+export function pruneOrphans(out: string, sources: string, keep: readonly string[]): void {
   const prune = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
-      if (path === keep) continue;
+      if (keep.includes(path)) continue;
       if (entry.isDirectory()) {
         prune(path);
         if (readdirSync(path).length === 0) rmdirSync(path);
@@ -93,10 +93,10 @@ export function isCurrent(): boolean {
   return newest < built;
 }
 
-/** Compiles dist/ incrementally and bundles the runtime; throws with the tools' output when either fails. */
+/** Compiles dist/ incrementally and writes the bundles; throws with the tools' output when either fails. */
 export function build(): void {
-  pruneOrphans(dist, root, bundle);
-  rmSync(bundle, { recursive: true, force: true });
+  pruneOrphans(dist, root, bundles);
+  for (const dir of bundles) rmSync(dir, { recursive: true, force: true });
   rmSync(stamp, { force: true });
   const run = (tool: string, ...args: string[]) =>
     execFileSync(process.execPath, [join(root, "node_modules", tool), ...args], { cwd: root, stdio: "pipe" });
