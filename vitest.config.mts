@@ -13,6 +13,14 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    server: {
+      deps: {
+        // The built package (dist/) is loaded by Node, as a program loads it, whoever imports it: a test
+        // that requires it and a program under test that imports it must share one copy of its bundles,
+        // whose entry holds process state that may be declared once (context/process.ts).
+        external: [/[\\/]dist[\\/]/],
+      },
+    },
     unstubEnvs: true,
     projects: [
       {

@@ -338,12 +338,18 @@ ${fleetGoals(run.fleet).join("\n")}
 - **Start-up.** The dynamic-provider host loads \`@pulumi/pulumi\` (about 0.45 s of CPU, the same for every
   dynamic provider); the runtime contract adds a few milliseconds on require, and loads its schemas on the
   first check and the API client on the first call that needs it (\`npm run bench:webhook\` measures the
-  cold start). The bundle keeps only zod's English messages (730 KB of JavaScript instead of 1,012 KB).
-  The HTTP client loads undici's agent and request API rather than all of undici (30 files instead of
-  109). Measured alone, a process that reads a webhook through the runtime makes its first request after
-  103 ms of CPU, one that calls \`fetch\` after 67 ms (it was 140 ms with all of undici). The program
-  loads the package with Node's compile cache on, as the host does: from the second run on, its 185
-  modules (zod's among them) cost 44 to 62 ms of CPU instead of 71 to 81 ms.
+  cold start). The bundle keeps only zod's English messages, and none of zod's parser compiler or JSON
+  Schema reader, which the settings' schemas had kept by holding zod's namespace as a value (474 KB of
+  JavaScript, from 1,012 KB and then 734 KB); the client's session and integration areas load when first
+  called; and the host and the plugin parse with zod's \`jitless\` setting, since compiling a fast path
+  per object schema costs more than a command's few parses save. The HTTP client loads undici's agent
+  and request API rather than all of undici (30 files instead of 109). The program loads the main entry
+  as a bundle too (\`dist/main/\`, 23 files instead of 181: 16 to 26 ms instead of 44 to 50), with Node's
+  compile cache on, as the host does. \`npm run bench:host\` drives the real dynamic-provider host over
+  gRPC without the engine, whose own second per command hides these milliseconds: for ten webhooks, ours
+  against the peer (medians of 9 rounds), preview 55 against 38 ms, up 111 against 99, an unchanged
+  preview 83 against 62, refresh 67 against 72, destroy 78 against 64 (before these cuts: 62, 138, 101,
+  82 and 92). What remains is the first check's and the first call's loading of zod and the client.
 - **Checks run one at a time.** The engine asks for each resource's Check in turn, before it plans the
   resource, so a check's time counts once per resource on every command's critical path; after the first
   (which loads the schemas, about 17 ms of CPU), one of ours takes about 1 ms.
