@@ -7,11 +7,14 @@
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import {
+  closeSync,
   cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
+  readSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -303,6 +306,27 @@ export function portPrinted(child: ChildProcess, name: string, ms: number): Prom
 const NODE_PROGRAMS = new Set(["node", "nodejs", "npm", "npx", "corepack"]);
 
 /**
+ * Whether `file` is a script that Node runs (`#!/usr/bin/env node`), such as the bins that npm links
+ * beside a node in node_modules/.bin: a user with no Node has none of them. Regression: a PATH that led
+ * with a project's node_modules/.bin kept its `pulumi-resource-service` launcher, which the engine then
+ * ran in place of the plugin the scenario installs, and which failed for want of node.
+ */
+function runsOnNode(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, "r");
+    const head = Buffer.alloc(128);
+    const read = readSync(fd, head, 0, head.length, 0);
+    return /^#!.*\bnode\b/.test(head.subarray(0, read).toString("utf8").split("\n")[0]!);
+  } catch {
+    // A folder, or a link to nothing: not a script.
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
  * A PATH with `first` in front, then every folder of this PATH but this repository's (its
  * node_modules/.bin), where each folder that holds Node is replaced by a copy of it (symbolic links, in
  * `parent`) without Node's programs: the machine of a Python, Go or YAML team, whose tools are all there
@@ -317,7 +341,8 @@ export function pathWithoutNode(first: readonly string[], parent: string): strin
     const copy = join(parent, `path-${i}`);
     mkdirSync(copy, { recursive: true });
     for (const name of readdirSync(dir)) {
-      if (!NODE_PROGRAMS.has(name)) symlinkSync(join(dir, name), join(copy, name));
+      if (!NODE_PROGRAMS.has(name) && !runsOnNode(join(dir, name)))
+        symlinkSync(join(dir, name), join(copy, name));
     }
     return copy;
   });
