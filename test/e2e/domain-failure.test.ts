@@ -21,6 +21,9 @@ const root = join(__dirname, "../..");
 const DOMAIN_FAILED_IN_PYTHON =
   /StatusCode\.UNKNOWN|Exception: resource monitor shut down|Program failed with an unhandled exception/;
 
+/** The causes this file's scenarios make the package report: each belongs on the failing step, once. */
+const OUR_CAUSES = /No API token|verification file|Stopped waiting|service:hostOverrides/;
+
 /** Nothing in `output` says that the Domain's Construct failed, whether by its own answer or a closed connection. */
 function expectNoConstructFailure(output: string) {
   expect(output).not.toMatch(/client connection is closing/);
@@ -51,18 +54,21 @@ describeUnderEngine("a failure inside a Python program's Domain", { tools: ["pyt
    * Runs `up` on the stack and checks what every scenario must: it fails, with neither of the errors a
    * Domain's Construct answered with a failure brings (the engine's "client connection is closing" on the
    * Domain, or the Python SDK's traceback of the program's registration of the Domain, answered "resource
-   * monitor shut down"). The engine v3.274.1 may stop a failed program before it has exited, and Python
-   * then prints the KeyboardInterrupt of its own exit (seen in about 1 run of 3, whatever the plugin
-   * answers): that traceback is the engine's and is not checked here.
+   * monitor shut down"). The engine v3.274.1 may stop a failed program's resource monitor before the
+   * program has exited: Python then prints the KeyboardInterrupt of its own exit, or the traceback of a
+   * registration still in flight, refused by the stopped monitor (each seen in some runs, whatever the
+   * plugin answers; the second once in CI, before the engine's own line). Those are the engine's and the
+   * SDK's, and carry none of this package's messages: the stack's diagnostics must hold the engine's
+   * "update failed" and repeat no cause of ours.
    */
   async function failingUp(project: PulumiProject, stack: string) {
     const failed = await project.run(["up", "--yes"], { allowFailure: true });
     expect(failed.status).not.toBe(0);
     expectNoConstructFailure(failed.output);
     const diagnostics = diagnosticsOf(failed.output);
-    expect(diagnostics.get(`pulumi:pulumi:Stack (service-python-${stack})`)?.[0]).toBe(
-      "error: update failed",
-    );
+    const onStack = diagnostics.get(`pulumi:pulumi:Stack (service-python-${stack})`) ?? [];
+    expect(onStack).toContain("error: update failed");
+    expect(onStack.filter((message) => OUR_CAUSES.test(message))).toEqual([]);
     expect(diagnostics.has("service:index:Domain (hooks)")).toBe(false);
     return { diagnostics, output: failed.output };
   }
