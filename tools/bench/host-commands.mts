@@ -28,6 +28,9 @@ const { startDynamicHost } = require("../../dist/test/helpers/dynamic-host.js") 
   startDynamicHost: (options: { cwd: string }) => Promise<DynamicHost>;
 };
 const pulumi = require("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
+const { storedProviderText } = require("../../dist/provider/resource-kit/stored-provider.js") as {
+  storedProviderText: (key: string) => string;
+};
 const peerProvider = require("./webhooks-program/peer-provider.js") as object;
 
 const { values } = parseArgs({ options: { rounds: { type: "string", default: "9" } } });
@@ -46,7 +49,7 @@ const baseUrl = stage.sandbox.url;
 
 /** What each variant's resources store as `__provider`: ours one line, the peer's its closure. */
 const providerText: Record<Variant, string> = {
-  ours: 'exports.handler = () => require("@service/pulumi/runtime").storedProvider("webhook");\n',
+  ours: storedProviderText("webhook"),
   peer: (await pulumi.runtime.serializeFunction(() => peerProvider, { allowSecrets: true })).text,
 };
 const stackConfig: Record<Variant, Record<string, string>> = {
