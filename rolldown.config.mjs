@@ -9,7 +9,11 @@
  *   among them) took 44 to 50 ms, the bundle's 23 files 16 to 26 ms.
  * The other entries (client, receiver, policy, sandbox, plugin, CLI) stay as tsc emits them: a process
  * that loads two copies of a module shares what must be shared through globalThis (context/process.ts,
- * errors/base.ts). undici and @pulumi are left to node_modules.
+ * errors/base.ts). @pulumi is left to node_modules, and so is undici, except in the runtime: there the
+ * part of undici the client loads (client/transport.ts: its Agent and request API, 30 files) is bundled
+ * into the chunk of the first request, so that the host's first Create, Read or Delete loads one file for
+ * it, which context/run-code-cache.ts keeps compiled (about 5 ms sooner to the last answer of ten deletes
+ * in `npm run bench:host`). A program never sends a request as it loads, so its bundle leaves undici out.
  */
 /**
  * zod's messages in every language it ships (zod/v4/locales/index.js, 300 KB: two thirds of the chunk
@@ -25,18 +29,53 @@ const englishOnly = {
   },
 };
 
-/** One bundle of `entry` into `dir`. @returns {import("rolldown").RolldownOptions} */
-const bundle = (entry, dir) => ({
+/**
+ * One bundle of `entry` into `dir`; `undici` is what of undici stays external, and `first` the modules
+ * the entry runs before anything else. The bundler puts the requires of an entry's chunks ahead of the
+ * entry's own code, so a module that must come first (such as the one that turns on Node's compile cache,
+ * without which those chunks were compiled anew by every process) is an entry of its own, required by a
+ * banner above them.
+ * @param {string} entry
+ * @param {string} dir
+ * @param {RegExp} undici
+ * @param {Record<string, string>} first the file name in `dir` of each, by its source
+ * @returns {import("rolldown").RolldownOptions}
+ */
+const bundle = (entry, dir, undici, first) => ({
   plugins: [englishOnly],
-  input: { index: entry },
+  input: {
+    index: entry,
+    ...Object.fromEntries(Object.entries(first).map(([source, name]) => [name, source])),
+  },
   platform: "node",
   tsconfig: "tsconfig.build.json",
-  external: [/^undici(\/|$)/, /^@pulumi\//],
-  // Class names show in error messages (`error.name`): never let the bundler rename one.
-  output: { dir, format: "cjs", sourcemap: true, keepNames: true },
+  external: [undici, /^@pulumi\//],
+  output: {
+    dir,
+    format: "cjs",
+    sourcemap: true,
+    // Class names show in error messages (`error.name`): never let the bundler rename one.
+    keepNames: true,
+    banner: (chunk) =>
+      chunk.isEntry && chunk.name === "index"
+        ? Object.values(first)
+            .map(
+              (name) =>
+                `require("./${name}.js")${name === "run-code-cache" ? ".cacheRunCode(__dirname)" : ""};`,
+            )
+            .join("\n")
+        : "",
+  },
 });
 
+const compileCache = { "provider/context/compile-cache.ts": "compile-cache" };
+
 export default [
-  bundle("provider/runtime-contract.ts", "dist/runtime"),
-  bundle("provider/index.ts", "dist/main"),
+  // Only the entry stays external: transport.ts falls back on it should undici move the files it requires.
+  bundle("provider/runtime-contract.ts", "dist/runtime", /^undici$/, {
+    ...compileCache,
+    // Every chunk of the runtime, its entry's too, compiled through the cache of code that ran.
+    "provider/context/run-code-cache.ts": "run-code-cache",
+  }),
+  bundle("provider/index.ts", "dist/main", /^undici(\/|$)/, compileCache),
 ];

@@ -1,4 +1,5 @@
-// First, so that the modules below are compiled once per machine, not once per command.
+// First, so that the modules below are compiled once per machine, not once per command. The bundle's
+// entry runs it above the chunks it requires (rolldown.config.mjs).
 import "./context/compile-cache";
 
 export type { AcceptLanguage, ConnectionInput } from "../contract/common-types";

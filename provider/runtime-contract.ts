@@ -6,7 +6,8 @@
  * serves every resource that registry.ts lists, under its key.
  */
 
-// First, so that the lifecycles' modules, loaded when first called, are compiled once per machine.
+// First, so that the lifecycles' modules, loaded when first called, are compiled once per machine. The
+// bundle's entry runs it, and context/run-code-cache.ts, above the chunks it requires (rolldown.config.mjs).
 import "./context/compile-cache";
 import "./context/parse-without-jit";
 import { assertSupportedNode } from "./context/node-version";

@@ -3,6 +3,7 @@
  * the API client, and the dynamic-provider host's first Check loads only what checking needs. The
  * runtime bundle (rolldown.config.mjs) turns each module loaded here into a chunk of its own.
  */
+import { keepRunCode } from "../context/run-code-cache";
 import type { ResourceLifecycle } from "./methods";
 
 /** How many modules were loaded when the compile cache was last written. */
@@ -24,12 +25,13 @@ function keepCompiledCode(): void {
   if (flushCompileCache) setImmediate(flushCompileCache).unref();
 }
 
-/** `call`'s result, writing the compile cache once it settles. */
-async function keepingCompiledCode<T>(call: Promise<T>): Promise<T> {
+/** `call`'s result, writing the compile caches once it settles; `method` names what it ran. */
+async function keepingCompiledCode<T>(method: keyof ResourceLifecycle, call: Promise<T>): Promise<T> {
   try {
     return await call;
   } finally {
     keepCompiledCode();
+    keepRunCode(method);
   }
 }
 
@@ -46,15 +48,18 @@ export function lazyLifecycle<Plan extends PlanModule, Apply extends ApplyModule
   plan: () => Promise<Plan>,
   apply: () => Promise<Apply>,
 ): Pick<Plan, "check" | "diff"> & Omit<Apply, "check" | "diff"> {
-  const run = <M, T>(load: () => Promise<M>, call: (module: M) => Promise<T>) =>
-    keepingCompiledCode(load().then(call));
+  const run = <M, T>(
+    method: keyof ResourceLifecycle,
+    load: () => Promise<M>,
+    call: (module: M) => Promise<T>,
+  ) => keepingCompiledCode(method, load().then(call));
   const lifecycle: ResourceLifecycle = {
-    check: (olds, news, context) => run(plan, (m) => m.check(olds, news, context)),
-    diff: (id, olds, news) => run(plan, (m) => m.diff(id, olds, news)),
-    create: (props) => run(apply, (m) => m.create(props)),
-    read: (id, props) => run(apply, (m) => m.read(id, props)),
-    update: (id, olds, news) => run(apply, (m) => m.update(id, olds, news)),
-    remove: (id, props) => run(apply, (m) => m.remove(id, props)),
+    check: (olds, news, context) => run("check", plan, (m) => m.check(olds, news, context)),
+    diff: (id, olds, news) => run("diff", plan, (m) => m.diff(id, olds, news)),
+    create: (props) => run("create", apply, (m) => m.create(props)),
+    read: (id, props) => run("read", apply, (m) => m.read(id, props)),
+    update: (id, olds, news) => run("update", apply, (m) => m.update(id, olds, news)),
+    remove: (id, props) => run("remove", apply, (m) => m.remove(id, props)),
   };
   return lifecycle as Pick<Plan, "check" | "diff"> & Omit<Apply, "check" | "diff">;
 }

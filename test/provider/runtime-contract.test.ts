@@ -69,6 +69,26 @@ describe("the runtime bundle, as the dynamic-provider host loads it", () => {
     expect(bundle).not.toContain("ZodCompileAsyncError");
     expect(bundle).not.toContain("fromJSONSchema");
   });
+
+  it("sends the first request through the undici it bundles, loading no file of undici's package", () => {
+    // A Delete as the host runs it, against a server that answers every request with 200.
+    const script = `
+      const { createServer } = require("node:http");
+      const server = createServer((req, res) => res.end('{"status":"ok"}')).listen(0, "127.0.0.1", async () => {
+        const runtime = require("@service/pulumi/runtime");
+        const connection = { token: "bench-token-0123456789", baseUrl: "http://127.0.0.1:" + server.address().port };
+        await runtime.webhook.remove("8f0c6a2e-2b55-4d0c-9a43-0d6c9d1c2a10", { connection, endpoint: "https://hooks.example.com/e", channel: "a", filters: [] }).catch(() => {});
+        const undiciFiles = Object.keys(require.cache).filter((file) => /[\\\\/]node_modules[\\\\/]undici[\\\\/]/.test(file));
+        process.stdout.write(JSON.stringify({ requests: server.requestsSeen ?? null, undiciFiles }));
+        server.close();
+      });
+      server.on("request", () => (server.requestsSeen = (server.requestsSeen ?? 0) + 1));`;
+    const { requests, undiciFiles } = JSON.parse(
+      execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }),
+    );
+    expect(requests).toBeGreaterThan(0);
+    expect(undiciFiles).toEqual([]);
+  });
 });
 
 describe("the policy pack's type tokens, read from the registry", () => {

@@ -1,0 +1,123 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+
+import Module = require("node:module");
+
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Script } from "node:vm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+const runtimeFolder = join(require.resolve("@service/pulumi/runtime"), "..");
+
+/**
+ * Runs, in a fresh process as the dynamic-provider host would, the Webhook's `method` through the runtime
+ * bundle, and prints its answer once the process has done what it does after a call.
+ */
+function runInHost(method: "check" | "diff", env: NodeJS.ProcessEnv): unknown {
+  const script = `
+    const runtime = require("@service/pulumi/runtime");
+    const inputs = { endpoint: "https://hooks.example.com/events", channel: "a", filters: [] };
+    const call = ${JSON.stringify(method)} === "check"
+      ? runtime.webhook.check({}, { ...inputs, channel: "" })
+      : runtime.webhook.diff("id", inputs, { ...inputs, channel: "b" });
+    // After the save that the call queued with setImmediate.
+    call.then((answer) => setImmediate(() => process.stdout.write(JSON.stringify(answer))));`;
+  return JSON.parse(
+    execFileSync(process.execPath, ["-e", script], { encoding: "utf8", env: { ...process.env, ...env } }),
+  );
+}
+
+describe("the runtime bundle's code, kept after it ran", () => {
+  let nodeCache: string;
+  beforeEach(() => {
+    nodeCache = mkdtempSync(join(tmpdir(), "run-code-"));
+  });
+  afterEach(() => rmSync(nodeCache, { recursive: true, force: true }));
+
+  /** Each kept chunk: the methods its entry has seen, its V8 data, and its file's modification time. */
+  function entries(): Map<string, { seen: string[]; data: Buffer; mtimeMs: number }> {
+    const found = new Map<string, { seen: string[]; data: Buffer; mtimeMs: number }>();
+    for (const file of readdirSync(nodeCache, { recursive: true, encoding: "utf8" })) {
+      const path = join(nodeCache, file);
+      if (!file.includes("service-pulumi-run-code") || !statSync(path).isFile()) continue;
+      const bytes = readFileSync(path);
+      const newline = bytes.indexOf(10);
+      const chunk = file
+        .split(/[/\\]/)
+        .at(-1)!
+        .replace(/\.js-.*$/, ".js");
+      found.set(chunk, {
+        seen: bytes.subarray(0, newline).toString("latin1").split(","),
+        data: bytes.subarray(newline + 1),
+        mtimeMs: statSync(path).mtimeMs,
+      });
+    }
+    return found;
+  }
+
+  it("holds, after a first check, the functions that ran, which a cache made as the chunk loads lacks", () => {
+    const answer = runInHost("check", { NODE_COMPILE_CACHE: nodeCache });
+    const kept = entries();
+    expect([...kept.keys()].some((chunk) => chunk.startsWith("plan-"))).toBe(true);
+    for (const [chunk, { seen, data }] of kept) {
+      expect(seen).toEqual(["check"]);
+      const source = Module.wrap(readFileSync(join(runtimeFolder, chunk), "utf8"));
+      const onLoad = new Script(source, { filename: chunk }).createCachedData();
+      // V8 takes the data for this source: it was made by this V8, for this chunk.
+      expect(new Script(source, { filename: chunk, cachedData: data }).cachedDataRejected).toBe(false);
+      expect(data.length).toBeGreaterThan(onLoad.length);
+    }
+    // The same answer as without the cache.
+    expect(runInHost("check", { NODE_DISABLE_COMPILE_CACHE: "1" })).toEqual(answer);
+  });
+
+  it("keeps the chunks the entry requires as it loads as well, all but the two that turn the caches on", () => {
+    runInHost("check", { NODE_COMPILE_CACHE: nodeCache });
+    // The requires at the entry's top, which run as it loads (the lifecycles' chunks are required later).
+    const lines = readFileSync(join(runtimeFolder, "index.js"), "utf8").split("\n");
+    const required = lines
+      .slice(
+        0,
+        lines.findIndex((line) => !/require\("\.\/|Symbol\.toStringTag/.test(line)),
+      )
+      .flatMap((line) => [...line.matchAll(/require\("\.\/([^"]+\.js)"\)/g)].map((match) => match[1]!));
+    const first = ["compile-cache.js", "run-code-cache.js"];
+    expect(required.slice(0, 2)).toEqual(first);
+    const rest = required.filter((chunk) => !first.includes(chunk) && !chunk.startsWith("rolldown-runtime"));
+    expect(rest.length).toBeGreaterThan(2);
+    expect(rest.filter((chunk) => !entries().has(chunk))).toEqual([]);
+  });
+
+  it("is written again only for a method its entry has not seen, and stays untouched after", () => {
+    runInHost("check", { NODE_COMPILE_CACHE: nodeCache });
+    const first = entries();
+    runInHost("check", { NODE_COMPILE_CACHE: nodeCache });
+    expect(entries()).toEqual(first);
+    runInHost("diff", { NODE_COMPILE_CACHE: nodeCache });
+    const second = entries();
+    expect([...second.values()].map((entry) => entry.seen)).toEqual(
+      [...first.values()].map(() => ["check", "diff"]),
+    );
+    runInHost("diff", { NODE_COMPILE_CACHE: nodeCache });
+    expect(entries()).toEqual(second);
+  });
+
+  it("answers the same from an entry V8 refuses, and writes that entry again", () => {
+    const answer = runInHost("check", { NODE_COMPILE_CACHE: nodeCache });
+    const [chunk] = [...entries().keys()].filter((name) => name.startsWith("plan-"));
+    const path = readdirSync(nodeCache, { recursive: true, encoding: "utf8" })
+      .map((file) => join(nodeCache, file))
+      .find((file) => file.includes(`${chunk}-`))!;
+    writeFileSync(path, Buffer.from("check\nnot V8's data"));
+    expect(runInHost("check", { NODE_COMPILE_CACHE: nodeCache })).toEqual(answer);
+    const rewritten = entries().get(chunk!)!;
+    expect(rewritten.seen).toEqual(["check"]);
+    expect(rewritten.data.length).toBeGreaterThan(100);
+  });
+
+  it("keeps nothing when Node's compile cache is off", () => {
+    runInHost("check", { NODE_COMPILE_CACHE: nodeCache, NODE_DISABLE_COMPILE_CACHE: "1" });
+    expect(entries().size).toBe(0);
+  });
+});
