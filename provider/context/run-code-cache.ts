@@ -10,17 +10,18 @@
  * Each chunk of the folder this module was bundled into is compiled with the cached data when there is
  * some. After each lifecycle call (lazy-load.ts) every chunk loaded so far is saved again if its entry has
  * not yet seen that method, so the entries grow towards what check, diff, create, read, update and delete
- * run, and then stop being written. An entry is named by the chunk's name, size and modification time,
- * under Node's compile cache folder (which is per Node version and off with NODE_DISABLE_COMPILE_CACHE=1):
- * V8 itself only checks that the data was made by the same V8, with the same flags, for a source of the
- * same length, so the name must change with the file. A refused entry is written again.
+ * run, and then stop being written. An entry is named by the chunk's file name, which the bundler derives
+ * from its content, and its length, under Node's compile cache folder (which is per Node version and off
+ * with NODE_DISABLE_COMPILE_CACHE=1): V8 itself only checks that the data was made by the same V8, with
+ * the same flags, for a source of the same length, so the name must change with the file. Two installs of
+ * the same version share their entries. A refused entry is written again.
  *
  * Installed by the runtime bundle's entry, above the chunks it requires (rolldown.config.mjs), and by
  * nothing else: a program's process runs no lifecycle and so would never save; there Node's compile cache
  * keeps the chunks. Under --enable-source-maps a stack trace through these chunks shows the bundle's
  * lines rather than the sources'.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 
 import Module = require("node:module");
 
@@ -58,8 +59,7 @@ function compileThroughCache(chunks: string, cacheFolder: string): void {
   const compile = prototype._compile;
   prototype._compile = function compileWithRunCode(this: Module, content: string, filename: string) {
     if (dirname(filename) !== chunks) return compile.call(this, content, filename);
-    const { size, mtimeMs } = statSync(filename);
-    const entry = join(cacheFolder, `${basename(filename)}-${size}-${Math.round(mtimeMs)}`);
+    const entry = join(cacheFolder, `${basename(filename)}-${content.length}`);
     const { seen, data } = readEntry(entry);
     const script = new Script(Module.wrap(content), { filename, cachedData: data });
     loaded.push({ script, entry, seen: data && !script.cachedDataRejected ? seen : new Set() });

@@ -33,6 +33,15 @@ describe("the runtime contract that stored providers require", () => {
   });
 });
 
+/** Every JavaScript file of the runtime bundle, as the package installs it, joined. */
+function runtimeBundleText(): string {
+  const dir = join(dirname(require.resolve("@service/pulumi/package.json")), "dist/runtime");
+  return readdirSync(dir)
+    .filter((file) => file.endsWith(".js"))
+    .map((file) => readFileSync(join(dir, file), "utf8"))
+    .join("\n");
+}
+
 describe("the runtime bundle, as the dynamic-provider host loads it", () => {
   /** The bundle's files a fresh process has loaded, with what each holds, on require and after one check. */
   function loadedOnRequireAndCheck(): Record<"required" | "checked", { zod: boolean; client: boolean }[]> {
@@ -60,14 +69,18 @@ describe("the runtime bundle, as the dynamic-provider host loads it", () => {
   it("holds neither zod's parser compiler nor its JSON Schema reader, which no provider process uses", () => {
     // Code that holds zod's namespace as a value makes the bundler keep every module of zod, and the host
     // would then load them on every command (settings/schema-kit.ts names the functions it passes).
-    const dir = join(dirname(require.resolve("@service/pulumi/package.json")), "dist/runtime");
-    const bundle = readdirSync(dir)
-      .filter((file) => file.endsWith(".js"))
-      .map((file) => readFileSync(join(dir, file), "utf8"))
-      .join("\n");
+    const bundle = runtimeBundleText();
     expect(bundle).toContain("ZodError");
     expect(bundle).not.toContain("ZodCompileAsyncError");
     expect(bundle).not.toContain("fromJSONSchema");
+  });
+
+  it("leaves each bundled CommonJS module for V8 to compile when it is first required", () => {
+    // A parenthesized wrapper is compiled as its chunk loads (V8's heuristic for functions called at
+    // once), and the code kept after a call (context/run-code-cache.ts) would then hold all of undici.
+    const bundle = runtimeBundleText();
+    expect(bundle.match(/__commonJSMin\(\(exports/g)?.length).toBeGreaterThan(20);
+    expect(bundle).not.toMatch(/__commonJSMin\(\(\(/);
   });
 
   it("sends the first request through the undici it bundles, loading no file of undici's package", () => {
