@@ -21,12 +21,13 @@
  * keeps the chunks. Under --enable-source-maps a stack trace through these chunks shows the bundle's
  * lines rather than the sources'.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 
 import Module = require("node:module");
 
 import { basename, dirname, join } from "node:path";
-import { Script } from "node:vm";
+import type { Script } from "node:vm";
+import { crc32 } from "node:zlib";
 
 interface LoadedChunk {
   readonly script: Script;
@@ -38,23 +39,37 @@ interface LoadedChunk {
 /** The chunks compiled through the cache in this process. */
 const loaded: LoadedChunk[] = [];
 
-/** An entry: the methods it has seen, one line, then V8's data. */
+/**
+ * An entry: one line with the methods it has seen and the CRC-32 of V8's data, then that data. V8 checks
+ * neither that the data is whole nor that it is intact, so a damaged entry is dropped here.
+ */
 function readEntry(entry: string): { seen: Set<string>; data: Buffer | undefined } {
+  const none = { seen: new Set<string>(), data: undefined };
   try {
     const bytes = readFileSync(entry);
     const newline = bytes.indexOf(10);
-    if (newline < 0) return { seen: new Set(), data: undefined };
-    const seen = bytes.subarray(0, newline).toString("latin1").split(",").filter(Boolean);
-    return { seen: new Set(seen), data: bytes.subarray(newline + 1) };
+    if (newline < 0) return none;
+    const [methods = "", checksum] = bytes.subarray(0, newline).toString("latin1").split(" ");
+    const data = bytes.subarray(newline + 1);
+    if (checksum !== String(crc32(data))) return none;
+    return { seen: new Set(methods.split(",").filter(Boolean)), data };
   } catch {
-    return { seen: new Set(), data: undefined };
+    return none;
   }
+}
+
+/** What `readEntry` reads. */
+function entryBytes(seen: ReadonlySet<string>, data: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`${[...seen].join(",")} ${crc32(data)}\n`, "latin1"), data]);
 }
 
 /** The Module internal every CommonJS file is compiled by; Node's own loader calls it. */
 type Compile = (this: Module, content: string, filename: string) => unknown;
 
 function compileThroughCache(chunks: string, cacheFolder: string): void {
+  // Required here: a program's process loads lazy-load.ts, and with it this module, but never compiles
+  // through the cache, so it need not load node:vm.
+  const { Script } = require("node:vm") as typeof import("node:vm");
   const prototype = Module.prototype as unknown as { _compile: Compile };
   const compile = prototype._compile;
   prototype._compile = function compileWithRunCode(this: Module, content: string, filename: string) {
@@ -69,6 +84,13 @@ function compileThroughCache(chunks: string, cacheFolder: string): void {
   };
 }
 
+/** Removes what a failed write left, if it can: nothing here may throw into the host. */
+function discard(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {}
+}
+
 /**
  * After a lifecycle call of `method` settles: saves, once the call's answer has gone, the code of each
  * chunk whose entry has not yet seen `method`. A failed write only costs the next process its start.
@@ -79,13 +101,14 @@ export function keepRunCode(method: string): void {
   for (const chunk of stale) chunk.seen.add(method);
   setImmediate(() => {
     for (const chunk of stale) {
+      const temporary = `${chunk.entry}.${process.pid}`;
       try {
-        const temporary = `${chunk.entry}.${process.pid}`;
-        const header = Buffer.from(`${[...chunk.seen].join(",")}\n`, "latin1");
-        writeFileSync(temporary, Buffer.concat([header, chunk.script.createCachedData()]));
+        writeFileSync(temporary, entryBytes(chunk.seen, chunk.script.createCachedData()));
         // Another host may be reading the entry: it sees the old one or the new one, never half of one.
         renameSync(temporary, chunk.entry);
-      } catch {}
+      } catch {
+        discard(temporary);
+      }
     }
   }).unref();
 }

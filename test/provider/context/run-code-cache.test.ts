@@ -1,11 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 
 import Module = require("node:module");
 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Script } from "node:vm";
+import { crc32 } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 const runtimeFolder = join(require.resolve("@service/pulumi/runtime"), "..");
@@ -48,7 +49,7 @@ describe("the runtime bundle's code, kept after it ran", () => {
         .at(-1)!
         .replace(/\.js-.*$/, ".js");
       found.set(chunk, {
-        seen: bytes.subarray(0, newline).toString("latin1").split(","),
+        seen: bytes.subarray(0, newline).toString("latin1").split(" ")[0]!.split(","),
         data: bytes.subarray(newline + 1),
         mtimeMs: statSync(path).mtimeMs,
       });
@@ -103,17 +104,49 @@ describe("the runtime bundle's code, kept after it ran", () => {
     expect(entries()).toEqual(second);
   });
 
-  it("answers the same from an entry V8 refuses, and writes that entry again", () => {
+  it.each([
+    ["V8 refuses (intact, but not V8's data)", (_data: Buffer) => Buffer.from("not V8's data")],
+    [
+      "is damaged (one byte of V8's data changed)",
+      (data: Buffer) => Buffer.from(data.map((b, i) => (i === 64 ? b ^ 1 : b))),
+    ],
+  ])("answers the same from an entry that %s, and writes that entry again", (_case, damage) => {
     const answer = runInHost("check", { NODE_COMPILE_CACHE: nodeCache });
     const [chunk] = [...entries().keys()].filter((name) => name.startsWith("plan-"));
     const path = readdirSync(nodeCache, { recursive: true, encoding: "utf8" })
       .map((file) => join(nodeCache, file))
       .find((file) => file.includes(`${chunk}-`))!;
-    writeFileSync(path, Buffer.from("check\nnot V8's data"));
+    const { data } = entries().get(chunk!)!;
+    const damaged = damage(data);
+    // The header keeps the checksum of what it held before when the data is damaged.
+    const checksum = damaged.length === data.length ? crc32(data) : crc32(damaged);
+    writeFileSync(path, Buffer.concat([Buffer.from(`check ${checksum}\n`), damaged]));
     expect(runInHost("check", { NODE_COMPILE_CACHE: nodeCache })).toEqual(answer);
     const rewritten = entries().get(chunk!)!;
     expect(rewritten.seen).toEqual(["check"]);
-    expect(rewritten.data.length).toBeGreaterThan(100);
+    expect(rewritten.data.equals(damaged)).toBe(false);
+    expect(
+      new Script(Module.wrap(readFileSync(join(runtimeFolder, chunk!), "utf8")), {
+        filename: chunk!,
+        cachedData: rewritten.data,
+      }).cachedDataRejected,
+    ).toBe(false);
+  });
+
+  it("answers as usual when an entry cannot be written, and leaves no half-written file behind", () => {
+    const answer = runInHost("check", { NODE_DISABLE_COMPILE_CACHE: "1" });
+    runInHost("check", { NODE_COMPILE_CACHE: nodeCache });
+    const folder = readdirSync(nodeCache, { recursive: true, encoding: "utf8" })
+      .map((file) => join(nodeCache, file))
+      .find((path) => path.endsWith("service-pulumi-run-code"))!;
+    rmSync(folder, { recursive: true });
+    // Where each entry would go, a folder: the write succeeds and the rename onto it fails.
+    for (const chunk of readdirSync(runtimeFolder).filter((file) => file.endsWith(".js"))) {
+      const length = readFileSync(join(runtimeFolder, chunk), "utf8").length;
+      mkdirSync(join(folder, `${chunk}-${length}`), { recursive: true });
+    }
+    expect(runInHost("check", { NODE_COMPILE_CACHE: nodeCache })).toEqual(answer);
+    expect(readdirSync(folder).filter((name) => /\.\d+$/.test(name))).toEqual([]);
   });
 
   it("keeps nothing when Node's compile cache is off", () => {
