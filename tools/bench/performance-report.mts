@@ -343,13 +343,21 @@ ${fleetGoals(run.fleet).join("\n")}
   JavaScript, from 1,012 KB and then 734 KB); the client's session and integration areas load when first
   called; and the host and the plugin parse with zod's \`jitless\` setting, since compiling a fast path
   per object schema costs more than a command's few parses save. The HTTP client loads undici's agent
-  and request API rather than all of undici (30 files instead of 109). The program loads the main entry
-  as a bundle too (\`dist/main/\`, 23 files instead of 181: 16 to 26 ms instead of 44 to 50), with Node's
-  compile cache on, as the host does. \`npm run bench:host\` drives the real dynamic-provider host over
-  gRPC without the engine, whose own second per command hides these milliseconds: for ten webhooks, ours
-  against the peer (medians of 9 rounds), preview 55 against 38 ms, up 111 against 99, an unchanged
-  preview 83 against 62, refresh 67 against 72, destroy 78 against 64 (before these cuts: 62, 138, 101,
-  82 and 92). What remains is the first check's and the first call's loading of zod and the client.
+  and request API rather than all of undici, bundled into the runtime's client chunk (one file instead of
+  30). The program loads the main entry as a bundle too (\`dist/main/\`, 23 files instead of 181: 16 to
+  26 ms instead of 44 to 50). Each bundle's entry turns on Node's compile cache before the chunks it
+  requires (the bundler had put their requires first, so they were compiled anew by every process), and
+  the host keeps V8's code of the runtime's chunks after a call has run it
+  (\`provider/context/run-code-cache.ts\`): Node's cache holds only what compiles as a file loads, and V8
+  compiles a function on its first call, so every host compiled zod's parser, undici and the lifecycles
+  again. For ten deletes in the host, the first request now leaves about 20 ms after the first Delete
+  arrives (26 before; the peer's, 13) and the last answer comes after about 50 ms (64 before; the peer's,
+  45). \`npm run bench:host\` drives the real dynamic-provider host over gRPC without the engine, whose
+  own second per command hides these milliseconds: for ten webhooks, ours against the peer (medians of 9
+  rounds), preview 52 against 39 ms, up 107 against 98, an unchanged preview 84 against 59, refresh 62
+  against 74, destroy 75 against 66 (before the cuts described here: 62, 138, 101, 82 and 92). What remains
+  is the first call's reading back of that code (about 5 ms for zod and the client) and the running of
+  zod's schema constructors.
 - **Checks run one at a time.** The engine asks for each resource's Check in turn, before it plans the
   resource, so a check's time counts once per resource on every command's critical path; after the first
   (which loads the schemas, about 17 ms of CPU), one of ours takes about 1 ms.
