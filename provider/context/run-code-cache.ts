@@ -10,18 +10,18 @@
  * Each chunk of the folder this module was bundled into is compiled with the cached data when there is
  * some. After each lifecycle call (lazy-load.ts) every chunk loaded so far is saved again if its entry has
  * not yet seen that method, so the entries grow towards what check, diff, create, read, update and delete
- * run, and then stop being written. An entry is named by the chunk's file name, which the bundler derives
- * from its content, and its length, under Node's compile cache folder (which is per Node version and off
- * with NODE_DISABLE_COMPILE_CACHE=1): V8 itself only checks that the data was made by the same V8, with
- * the same flags, for a source of the same length, so the name must change with the file. Two installs of
- * the same version share their entries. A refused entry is written again.
+ * run, and then stop being written. An entry is named by the chunk's file name (which the bundler derives
+ * from its content), length and modification time, under Node's compile cache folder (which is per Node
+ * version and off with NODE_DISABLE_COMPILE_CACHE=1): V8 itself only checks that the data was made by the
+ * same V8, with the same flags, for a source of the same length, so the name must change with the file.
+ * Each install writes its own entries on its first command of each kind. A refused entry is written again.
  *
  * Installed by the runtime bundle's entry, above the chunks it requires (rolldown.config.mjs), and by
  * nothing else: a program's process runs no lifecycle and so would never save; there Node's compile cache
  * keeps the chunks. Under --enable-source-maps a stack trace through these chunks shows the bundle's
  * lines rather than the sources'.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 
 import Module = require("node:module");
 
@@ -69,17 +69,27 @@ type Compile = (this: Module, content: string, filename: string) => unknown;
 function compileThroughCache(chunks: string, cacheFolder: string): void {
   // Required here: a program's process loads lazy-load.ts, and with it this module, but never compiles
   // through the cache, so it need not load node:vm.
-  const { Script } = require("node:vm") as typeof import("node:vm");
+  const { Script, constants } = require("node:vm") as typeof import("node:vm");
   const prototype = Module.prototype as unknown as { _compile: Compile };
   const compile = prototype._compile;
   prototype._compile = function compileWithRunCode(this: Module, content: string, filename: string) {
     if (dirname(filename) !== chunks) return compile.call(this, content, filename);
-    const entry = join(cacheFolder, `${basename(filename)}-${content.length}`);
+    // The modification time too: an installed chunk edited in place (a patch, a hotfix) keeps its name
+    // and maybe its length, and V8 would run the old code for it.
+    const modified = Math.round(statSync(filename).mtimeMs);
+    const entry = join(cacheFolder, `${basename(filename)}-${content.length}-${modified}`);
     const { seen, data } = readEntry(entry);
-    const script = new Script(Module.wrap(content), { filename, cachedData: data });
+    const script = new Script(Module.wrap(content), {
+      filename,
+      cachedData: data,
+      // As Node's own loader does: else an `import()` in the chunk would fail.
+      importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    });
     loaded.push({ script, entry, seen: data && !script.cachedDataRejected ? seen : new Set() });
     const run = script.runInThisContext() as (...args: unknown[]) => unknown;
-    const require = Module.createRequire(filename);
+    // Bound to this module, as Node's own `require` is, so that its children and a failure's require
+    // stack stay what they were; createRequire's gives the rest (resolve, cache, main).
+    const require = Object.assign((id: string) => this.require(id), Module.createRequire(filename));
     return run.call(this.exports, this.exports, require, this, filename, chunks);
   };
 }

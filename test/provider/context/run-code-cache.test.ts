@@ -1,5 +1,15 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 
 import Module = require("node:module");
 
@@ -152,5 +162,74 @@ describe("the runtime bundle's code, kept after it ran", () => {
   it("keeps nothing when Node's compile cache is off", () => {
     runInHost("check", { NODE_COMPILE_CACHE: nodeCache, NODE_DISABLE_COMPILE_CACHE: "1" });
     expect(entries().size).toBe(0);
+  });
+});
+
+describe("a runtime chunk compiled through the kept code, as Node would compile it", () => {
+  let copy: string;
+  let nodeCache: string;
+  beforeEach(() => {
+    copy = mkdtempSync(join(tmpdir(), "run-code-runtime-"));
+    nodeCache = mkdtempSync(join(tmpdir(), "run-code-"));
+    cpSync(runtimeFolder, copy, { recursive: true });
+  });
+  afterEach(() => {
+    rmSync(copy, { recursive: true, force: true });
+    rmSync(nodeCache, { recursive: true, force: true });
+  });
+
+  /** The chunk of the copy whose text holds `text`. */
+  const chunkHolding = (text: string) =>
+    readdirSync(copy).find(
+      (file) => file.endsWith(".js") && readFileSync(join(copy, file), "utf8").includes(text),
+    )!;
+
+  /** Loads the copy's entry in a fresh process, then runs `body` (which has `runtime` and `folder`). */
+  function inFreshProcess(body: string): unknown {
+    const script = `
+      const folder = ${JSON.stringify(copy)};
+      const runtime = require(folder + "/index.js");
+      (async () => { ${body} })().then((answer) => setImmediate(() => process.stdout.write(JSON.stringify(answer ?? null))));`;
+    return JSON.parse(
+      execFileSync(process.execPath, ["-e", script], {
+        encoding: "utf8",
+        env: { ...process.env, NODE_COMPILE_CACHE: nodeCache },
+      }),
+    );
+  }
+  const emptyChannel = `
+    const { failures } = await runtime.webhook.check({}, { endpoint: "https://hooks.example.com/e", channel: "", filters: [] });
+    return failures.map((f) => f.reason).find((reason) => reason.startsWith("channel"));`;
+
+  it("runs a chunk edited in place with the same length as edited, not the code kept for it before", () => {
+    // Regression: entries were named by the chunk's name and length only, and V8 took the old code.
+    expect(inFreshProcess(emptyChannel)).toMatch(/^channel must not be empty/);
+    const rule = 'min(1, "must not be empty").default("default")';
+    const chunk = join(copy, chunkHolding(rule));
+    writeFileSync(chunk, readFileSync(chunk, "utf8").replace(rule, rule.replace("must not", "MUST NOT")));
+    const later = new Date(Date.now() + 10_000);
+    utimesSync(chunk, later, later);
+    expect(inFreshProcess(emptyChannel)).toMatch(/^channel MUST NOT be empty/);
+  });
+
+  it("lets a chunk import() and keeps Node's require stack in its failures", () => {
+    // Regression: the chunk's Script had no dynamic-import loader, and its `require` was not its own.
+    const chunk = chunkHolding('min(1, "must not be empty").default("default")');
+    writeFileSync(
+      join(copy, chunk),
+      `${readFileSync(join(copy, chunk), "utf8")}
+exports.probeImport = () => import("node:path").then((path) => typeof path.join);
+exports.probeRequire = () => { try { require("./no-such-chunk.js"); } catch (error) { return error.requireStack; } };`,
+    );
+    const answer = inFreshProcess(`
+      ${emptyChannel.replace("return", "const reason =")}
+      const probes = require(folder + "/" + ${JSON.stringify(chunk)});
+      return { reason, imported: await probes.probeImport(), requireStack: probes.probeRequire() };`) as {
+      imported: string;
+      requireStack: string[];
+    };
+    expect(answer.imported).toBe("function");
+    expect(answer.requireStack[0]).toBe(join(copy, chunk));
+    expect(answer.requireStack).toContain(join(copy, "index.js"));
   });
 });
