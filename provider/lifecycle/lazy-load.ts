@@ -3,35 +3,15 @@
  * the API client, and the dynamic-provider host's first Check loads only what checking needs. The
  * runtime bundle (rolldown.config.mjs) turns each module loaded here into a chunk of its own.
  */
-import { keepRunCode } from "../context/run-code-cache";
+import { keepCompiledCode } from "../context/run-code-cache";
 import type { ResourceLifecycle } from "./methods";
-
-/** How many modules were loaded when the compile cache was last written. */
-let modulesCached = 0;
-
-/**
- * Writes Node's compile cache (enabled by runtime-contract.ts) when a call has loaded modules since the
- * last write, after the call. Node writes that cache only at a normal exit, and the engine stops the host
- * with a signal, so without this no later host would start from compiled code. A diff or create can load
- * more (the API client) than the first check did, hence the count rather than a single write.
- */
-function keepCompiledCode(): void {
-  // The plugin binary (a single-executable application) has a `require` of Node's own modules only, and
-  // no module cache: there is nothing to count, and no compile cache to write.
-  const loaded = Object.keys(require.cache ?? {}).length;
-  if (loaded === modulesCached) return;
-  modulesCached = loaded;
-  const { flushCompileCache } = require("node:module") as { flushCompileCache?: () => void };
-  if (flushCompileCache) setImmediate(flushCompileCache).unref();
-}
 
 /** `call`'s result, writing the compile caches once it settles; `method` names what it ran. */
 async function keepingCompiledCode<T>(method: keyof ResourceLifecycle, call: Promise<T>): Promise<T> {
   try {
     return await call;
   } finally {
-    keepCompiledCode();
-    keepRunCode(method);
+    keepCompiledCode(method);
   }
 }
 
