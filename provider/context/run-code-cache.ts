@@ -14,14 +14,18 @@
  * from its content), length and modification time, under Node's compile cache folder (which is per Node
  * version and off with NODE_DISABLE_COMPILE_CACHE=1): V8 itself only checks that the data was made by the
  * same V8, with the same flags, for a source of the same length, so the name must change with the file.
- * Each install writes its own entries on its first command of each kind. A refused entry is written again.
+ * A refused entry is written again.
+ *
+ * Each install writes its own entries on its first command of each kind, and the writes keep the entries
+ * of the last few installs of each chunk, so that a machine that installs for every job (a CI runner)
+ * does not fill its temporary folder.
  *
  * Installed by the runtime bundle's entry, above the chunks it requires (rolldown.config.mjs), and by
  * nothing else: a program's process runs no lifecycle and so would never save; there Node's compile cache
- * keeps the chunks. Under --enable-source-maps a stack trace through these chunks shows the bundle's
- * lines rather than the sources'.
+ * keeps the chunks. Not under --enable-source-maps: Node maps a stack trace through a file only when its
+ * own loader compiled it, and the user who turned it on wants the sources' lines more than speed.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 
 import Module = require("node:module");
 
@@ -63,6 +67,13 @@ function entryBytes(seen: ReadonlySet<string>, data: Buffer): Buffer {
   return Buffer.concat([Buffer.from(`${[...seen].join(",")} ${crc32(data)}\n`, "latin1"), data]);
 }
 
+/**
+ * What Node's loader runs a CommonJS file in. `Module.wrap` would put its head on the file's first line,
+ * and a stack trace there would show columns 62 too far right.
+ */
+const WRAPPER_HEAD = "(function (exports, require, module, __filename, __dirname) {";
+const WRAPPER_TAIL = "\n});";
+
 /** The Module internal every CommonJS file is compiled by; Node's own loader calls it. */
 type Compile = (this: Module, content: string, filename: string) => unknown;
 
@@ -79,8 +90,10 @@ function compileThroughCache(chunks: string, cacheFolder: string): void {
     const modified = Math.round(statSync(filename).mtimeMs);
     const entry = join(cacheFolder, `${basename(filename)}-${content.length}-${modified}`);
     const { seen, data } = readEntry(entry);
-    const script = new Script(Module.wrap(content), {
+    const script = new Script(`${WRAPPER_HEAD}\n${content}${WRAPPER_TAIL}`, {
       filename,
+      // The wrapper has a line of its own, so that the chunk's line 1 reads as line 1 from its first column.
+      lineOffset: -1,
       cachedData: data,
       // As Node's own loader does: else an `import()` in the chunk would fail.
       importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
@@ -140,19 +153,54 @@ export function keepCompiledCode(method: string): void {
         discard(temporary);
       }
     }
+    pruneOtherInstalls(stale.map((chunk) => chunk.entry));
   }).unref();
+}
+
+/**
+ * How many installs' entries of one chunk stay on disk. Entries are named by install (the chunk's
+ * modification time), so without a bound every `npm install` of the same version adds a set; a few
+ * projects on one machine, each with its own install, keep theirs.
+ */
+const INSTALLS_KEPT = 4;
+
+/** Removes, for each chunk just written, the entries of all but the installs that wrote last. */
+function pruneOtherInstalls(written: readonly string[]): void {
+  const folder = dirname(written[0]!);
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const entry of written) {
+    // `<chunk>-<length>-<modified>`: the chunk's own file name is the part before the last two.
+    const chunk = basename(entry).replace(/-\d+-\d+$/, "");
+    const installs = names
+      .filter((name) => name.startsWith(`${chunk}-`) && /^-\d+-\d+$/.test(name.slice(chunk.length)))
+      .map((name) => {
+        try {
+          return { name, written: statSync(join(folder, name)).mtimeMs };
+        } catch {
+          return { name, written: 0 };
+        }
+      })
+      .sort((a, b) => b.written - a.written);
+    for (const { name } of installs.slice(INSTALLS_KEPT)) discard(join(folder, name));
+  }
 }
 
 /**
  * Compiles the chunks of `chunks` (the runtime bundle's folder) loaded from now on through the cache. Node's
  * compile cache folder is set once compile-cache.ts has turned it on; without it (an old Node, or
- * NODE_DISABLE_COMPILE_CACHE=1) nothing is cached. The plugin binary has no module loader to hook.
+ * NODE_DISABLE_COMPILE_CACHE=1) nothing is cached, nor with source maps on (see above). The plugin binary
+ * has no module loader to hook.
  */
 export function cacheRunCode(chunks: string): void {
   const nodeCacheFolder = (
     Module as { getCompileCacheDir?: () => string | undefined }
   ).getCompileCacheDir?.();
-  if (!nodeCacheFolder || !require.cache) return;
+  if (!nodeCacheFolder || !require.cache || process.sourceMapsEnabled) return;
   const cacheFolder = join(nodeCacheFolder, "service-pulumi-run-code");
   try {
     mkdirSync(cacheFolder, { recursive: true });

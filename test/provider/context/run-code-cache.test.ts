@@ -149,14 +149,17 @@ describe("the runtime bundle's code, kept after it ran", () => {
     const folder = readdirSync(nodeCache, { recursive: true, encoding: "utf8" })
       .map((file) => join(nodeCache, file))
       .find((path) => path.endsWith("service-pulumi-run-code"))!;
-    rmSync(folder, { recursive: true });
+    const written = readdirSync(folder);
+    expect(written.length).toBeGreaterThan(2);
     // Where each entry would go, a folder: the write succeeds and the rename onto it fails.
-    for (const chunk of readdirSync(runtimeFolder).filter((file) => file.endsWith(".js"))) {
-      const length = readFileSync(join(runtimeFolder, chunk), "utf8").length;
-      mkdirSync(join(folder, `${chunk}-${length}`), { recursive: true });
+    // (Regression: the folders once had names no entry had, and the test passed without a failed write.)
+    for (const entry of written) {
+      rmSync(join(folder, entry));
+      mkdirSync(join(folder, entry));
     }
     expect(runInHost("check", { NODE_COMPILE_CACHE: nodeCache })).toEqual(answer);
-    expect(readdirSync(folder).filter((name) => /\.\d+$/.test(name))).toEqual([]);
+    expect(readdirSync(folder).sort()).toEqual([...written].sort());
+    for (const entry of written) expect(statSync(join(folder, entry)).isDirectory()).toBe(true);
   });
 
   it("keeps nothing when Node's compile cache is off", () => {
@@ -184,8 +187,11 @@ describe("a runtime chunk compiled through the kept code, as Node would compile 
       (file) => file.endsWith(".js") && readFileSync(join(copy, file), "utf8").includes(text),
     )!;
 
-  /** Loads the copy's entry in a fresh process, then runs `body` (which has `runtime` and `folder`). */
-  function inFreshProcess(body: string): unknown {
+  /**
+   * Loads the copy's entry in a fresh process, then runs `body` (which has `runtime` and `folder`);
+   * `env` is added to the process's environment.
+   */
+  function inFreshProcess(body: string, env: NodeJS.ProcessEnv = {}): unknown {
     const script = `
       const folder = ${JSON.stringify(copy)};
       const runtime = require(folder + "/index.js");
@@ -193,10 +199,15 @@ describe("a runtime chunk compiled through the kept code, as Node would compile 
     return JSON.parse(
       execFileSync(process.execPath, ["-e", script], {
         encoding: "utf8",
-        env: { ...process.env, NODE_COMPILE_CACHE: nodeCache },
+        env: { ...process.env, NODE_COMPILE_CACHE: nodeCache, ...env },
       }),
     );
   }
+  /** The names of the entries kept so far. */
+  const keptEntries = () =>
+    readdirSync(nodeCache, { recursive: true, encoding: "utf8" })
+      .filter((file) => /service-pulumi-run-code[/\\]/.test(file))
+      .map((file) => file.split(/[/\\]/).at(-1)!);
   const emptyChannel = `
     const { failures } = await runtime.webhook.check({}, { endpoint: "https://hooks.example.com/e", channel: "", filters: [] });
     return failures.map((f) => f.reason).find((reason) => reason.startsWith("channel"));`;
@@ -231,5 +242,41 @@ exports.probeRequire = () => { try { require("./no-such-chunk.js"); } catch (err
     expect(answer.imported).toBe("function");
     expect(answer.requireStack[0]).toBe(join(copy, chunk));
     expect(answer.requireStack).toContain(join(copy, "index.js"));
+  });
+
+  it("shows a failure's stack at the chunk's own line and column, as Node's loader does", () => {
+    // Regression: the wrapper shared the chunk's first line, and columns there read 62 too far right.
+    const chunk = join(copy, chunkHolding('min(1, "must not be empty").default("default")'));
+    const probe = 'exports.probeFrame = () => new Error("probe").stack.split("\\n")[1]; ';
+    writeFileSync(chunk, `${probe}${readFileSync(chunk, "utf8")}`);
+    const body = `${emptyChannel.replace("return", "const reason =")}
+      return require(${JSON.stringify(chunk)}).probeFrame();`;
+    const frame = inFreshProcess(body);
+    expect(frame).toContain(`${chunk}:1:${probe.indexOf("new Error") + 1})`);
+    expect(inFreshProcess(body, { NODE_DISABLE_COMPILE_CACHE: "1" })).toBe(frame);
+  });
+
+  it("leaves the chunks to Node's loader under --enable-source-maps, so failures show the sources' lines", () => {
+    // Regression: only what Node's loader compiles is mapped, and the stack showed the bundle's lines.
+    const frames = inFreshProcess(
+      `return await runtime.webhook.remove("id", {}).catch((error) => error.stack.split("\\n").filter((line) => line.includes(" at ")));`,
+      { NODE_OPTIONS: "--enable-source-maps" },
+    ) as string[];
+    expect(frames[0]).toMatch(/\(.*provider[/\\]webhook[/\\]apply\.ts:\d+:\d+\)$/);
+    expect(keptEntries()).toEqual([]);
+  });
+
+  it("keeps the entries of the four installs that wrote last, and removes older ones", () => {
+    const chunks = readdirSync(copy).filter((file) => file.endsWith(".js"));
+    // Six installs of the same version: the same chunks, each install's files with their own time.
+    const installed = [1, 2, 3, 4, 5, 6].map((install) => {
+      const at = new Date(Date.UTC(2026, 0, install));
+      for (const file of chunks) utimesSync(join(copy, file), at, at);
+      expect(inFreshProcess(emptyChannel)).toMatch(/^channel must not be empty/);
+      return at.getTime();
+    });
+    const plan = chunks.find((file) => file.startsWith("plan-"))!;
+    const kept = keptEntries().filter((entry) => entry.startsWith(`${plan}-`));
+    expect(kept.map((entry) => Number(entry.split("-").at(-1))).sort()).toEqual(installed.slice(2));
   });
 });
