@@ -2,8 +2,9 @@
 // starts: the language host's program, the dynamic-provider host and the provider plugin. It appends to
 // $SERVICE_BENCH_PROBE_LOG, as JSON lines:
 // - `origin`: when the process began (Node's own start, before this file loaded), and what it is;
-// - `usage`: its CPU time and peak resident memory so far, a few times a second while it lives (a host
-//   is killed rather than left to exit, so there is no last word to wait for);
+// - `usage`: its CPU time and peak resident memory so far, every 50 ms while it lives (a host is killed
+//   rather than left to exit, so there is no last word to wait for: each process's last sample misses up
+//   to 50 ms of CPU, whichever provider it runs, since nothing here samples one provider more often);
 // - `answer:<method>`: each time a call into this package's runtime contract (@service/pulumi/runtime:
 //   check, diff, create, read, update, delete) answers, with how long it took.
 "use strict";
@@ -24,7 +25,7 @@ function usage() {
   const { userCPUTime, systemCPUTime, maxRSS } = process.resourceUsage();
   write({ event: "usage", at: Date.now(), cpuMs: (userCPUTime + systemCPUTime) / 1000, rssKb: maxRSS });
 }
-setInterval(usage, 200).unref();
+setInterval(usage, 50).unref();
 process.on("exit", usage);
 
 const wrapped = new WeakSet();
@@ -39,7 +40,6 @@ function wrapResource(resource) {
         return await method.apply(this, args);
       } finally {
         write({ event: `answer:${name}`, at: Date.now(), ms: Date.now() - start });
-        usage();
       }
     };
   }
