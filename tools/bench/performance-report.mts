@@ -84,7 +84,8 @@ function peerCpuSplit(rows: readonly PeerRow[]): string {
   const range = (xs: number[]) => `${Math.round(Math.min(...xs))} to ${Math.round(Math.max(...xs))} ms`;
   return (
     `Where the CPU goes, ours minus the peer's, per command: the provider process ${range(provider)}, the ` +
-    `program and its language host ${range(program)}. The provider's share is the runtime loading its ` +
+    `program and its language host ${range(program)} (each process's CPU is read every 50 ms, so a ` +
+    "difference under 50 ms per process is within the reading). The provider's share is the runtime loading its " +
     "schemas (and, for a command that calls the service, its HTTP client, undici), where the peer loads only Node's own `fetch`; " +
     "the program's is this package's modules, where the peer's program runs Pulumi's closure serializer."
   );
