@@ -16,14 +16,15 @@
  * same V8, with the same flags, for a source of the same length, so the name must change with the file.
  * A refused entry is written again.
  *
- * Each install writes its own entries on its first command of each kind, and the writes keep the entries
- * of the last few installs of each chunk, so that a machine that installs for every job (a CI runner)
- * does not fill its temporary folder.
+ * Each install writes its own entries on its first command of each kind; each write also removes what
+ * is no longer used (`prune`), so that a machine that installs for every job does not fill its
+ * temporary folder.
  *
  * Installed by the runtime bundle's entry, above the chunks it requires (rolldown.config.mjs), and by
  * nothing else: a program's process runs no lifecycle and so would never save; there Node's compile cache
- * keeps the chunks. Not under --enable-source-maps: Node maps a stack trace through a file only when its
- * own loader compiled it, and the user who turned it on wants the sources' lines more than speed.
+ * keeps the chunks. Not under Node's source maps (--enable-source-maps): Node maps a stack trace through a
+ * file only when its own loader compiled it, and the user who turned them on wants the sources' lines
+ * more than speed. (Pulumi's dynamic-provider host maps stacks itself, through source-map-support.)
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 
@@ -68,11 +69,13 @@ function entryBytes(seen: ReadonlySet<string>, data: Buffer): Buffer {
 }
 
 /**
- * What Node's loader runs a CommonJS file in. `Module.wrap` would put its head on the file's first line,
- * and a stack trace there would show columns 62 too far right.
+ * The source V8 compiles for a chunk: the function Node's loader runs a CommonJS file in, around it. Its
+ * head has a line of its own (`Module.wrap` puts it on the chunk's first line, where a stack trace then
+ * showed columns 62 too far right), which the Script's `lineOffset` of -1 takes back.
  */
-const WRAPPER_HEAD = "(function (exports, require, module, __filename, __dirname) {";
-const WRAPPER_TAIL = "\n});";
+export function wrapChunk(content: string): string {
+  return `(function (exports, require, module, __filename, __dirname) {\n${content}\n});`;
+}
 
 /** The Module internal every CommonJS file is compiled by; Node's own loader calls it. */
 type Compile = (this: Module, content: string, filename: string) => unknown;
@@ -84,15 +87,17 @@ function compileThroughCache(chunks: string, cacheFolder: string): void {
   const prototype = Module.prototype as unknown as { _compile: Compile };
   const compile = prototype._compile;
   prototype._compile = function compileWithRunCode(this: Module, content: string, filename: string) {
-    if (dirname(filename) !== chunks) return compile.call(this, content, filename);
+    // Under source maps, Node maps a stack only through files its own loader compiled; checked on each
+    // chunk, since a program may turn them on (process.setSourceMapsEnabled) after this was installed.
+    if (dirname(filename) !== chunks || process.sourceMapsEnabled)
+      return compile.call(this, content, filename);
     // The modification time too: an installed chunk edited in place (a patch, a hotfix) keeps its name
     // and maybe its length, and V8 would run the old code for it.
     const modified = Math.round(statSync(filename).mtimeMs);
     const entry = join(cacheFolder, `${basename(filename)}-${content.length}-${modified}`);
     const { seen, data } = readEntry(entry);
-    const script = new Script(`${WRAPPER_HEAD}\n${content}${WRAPPER_TAIL}`, {
+    const script = new Script(wrapChunk(content), {
       filename,
-      // The wrapper has a line of its own, so that the chunk's line 1 reads as line 1 from its first column.
       lineOffset: -1,
       cachedData: data,
       // As Node's own loader does: else an `import()` in the chunk would fail.
@@ -153,40 +158,53 @@ export function keepCompiledCode(method: string): void {
         discard(temporary);
       }
     }
-    pruneOtherInstalls(stale.map((chunk) => chunk.entry));
+    prune(dirname(stale[0]!.entry));
   }).unref();
 }
 
 /**
- * How many installs' entries of one chunk stay on disk. Entries are named by install (the chunk's
- * modification time), so without a bound every `npm install` of the same version adds a set; a few
- * projects on one machine, each with its own install, keep theirs.
+ * What stays on disk. Entries are named by install (the chunk's modification time), so each `npm install`
+ * writes a set of its own, and a new version's chunks have new names: without a bound, a machine that
+ * installs for every CI job fills its temporary folder. An entry counts as used when last written or
+ * read (its access time, which Linux's default `relatime` updates about daily), and stays while it is one
+ * of the four last used of its chunk (a few projects on one machine, each its own install, keep theirs)
+ * and was used in the last 30 days. A temporary file is a write its host did not finish (the engine
+ * stops hosts with a signal): gone after a minute.
  */
 const INSTALLS_KEPT = 4;
+const UNUSED_FOR_MS = 30 * 24 * 60 * 60 * 1000;
+const UNFINISHED_FOR_MS = 60 * 1000;
 
-/** Removes, for each chunk just written, the entries of all but the installs that wrote last. */
-function pruneOtherInstalls(written: readonly string[]): void {
-  const folder = dirname(written[0]!);
+/** `<chunk>-<length>-<modified>`, and a temporary one, `<entry>.<pid>`. */
+const ENTRY_NAME = /^(.+)-\d+-\d+(\.\d+)?$/;
+
+/** Removes from `folder` what the bound above lets go; called after a write, never while loading. */
+function prune(folder: string): void {
   let names: string[];
   try {
     names = readdirSync(folder);
   } catch {
     return;
   }
-  for (const entry of written) {
-    // `<chunk>-<length>-<modified>`: the chunk's own file name is the part before the last two.
-    const chunk = basename(entry).replace(/-\d+-\d+$/, "");
-    const installs = names
-      .filter((name) => name.startsWith(`${chunk}-`) && /^-\d+-\d+$/.test(name.slice(chunk.length)))
-      .map((name) => {
-        try {
-          return { name, written: statSync(join(folder, name)).mtimeMs };
-        } catch {
-          return { name, written: 0 };
-        }
-      })
-      .sort((a, b) => b.written - a.written);
-    for (const { name } of installs.slice(INSTALLS_KEPT)) discard(join(folder, name));
+  const now = Date.now();
+  const byChunk = new Map<string, { name: string; used: number }[]>();
+  for (const name of names) {
+    const match = ENTRY_NAME.exec(name);
+    if (!match) continue;
+    let used: number;
+    try {
+      const { atimeMs, mtimeMs } = statSync(join(folder, name));
+      used = Math.max(atimeMs, mtimeMs);
+    } catch {
+      continue;
+    }
+    const temporary = match[2] !== undefined;
+    if (now - used > (temporary ? UNFINISHED_FOR_MS : UNUSED_FOR_MS)) discard(join(folder, name));
+    else if (!temporary) byChunk.set(match[1]!, [...(byChunk.get(match[1]!) ?? []), { name, used }]);
+  }
+  for (const entries of byChunk.values()) {
+    entries.sort((a, b) => b.used - a.used);
+    for (const { name } of entries.slice(INSTALLS_KEPT)) discard(join(folder, name));
   }
 }
 
@@ -200,7 +218,7 @@ export function cacheRunCode(chunks: string): void {
   const nodeCacheFolder = (
     Module as { getCompileCacheDir?: () => string | undefined }
   ).getCompileCacheDir?.();
-  if (!nodeCacheFolder || !require.cache || process.sourceMapsEnabled) return;
+  if (!nodeCacheFolder || !require.cache) return;
   const cacheFolder = join(nodeCacheFolder, "service-pulumi-run-code");
   try {
     mkdirSync(cacheFolder, { recursive: true });

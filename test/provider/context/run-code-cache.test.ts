@@ -11,13 +11,12 @@ import {
   writeFileSync,
 } from "node:fs";
 
-import Module = require("node:module");
-
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { Script } from "node:vm";
 import { crc32 } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { wrapChunk } from "../../../provider/context/run-code-cache";
 
 const runtimeFolder = join(require.resolve("@service/pulumi/runtime"), "..");
 
@@ -73,7 +72,7 @@ describe("the runtime bundle's code, kept after it ran", () => {
     expect([...kept.keys()].some((chunk) => chunk.startsWith("plan-"))).toBe(true);
     for (const [chunk, { seen, data }] of kept) {
       expect(seen).toEqual(["check"]);
-      const source = Module.wrap(readFileSync(join(runtimeFolder, chunk), "utf8"));
+      const source = wrapChunk(readFileSync(join(runtimeFolder, chunk), "utf8"));
       const onLoad = new Script(source, { filename: chunk }).createCachedData();
       // V8 takes the data for this source: it was made by this V8, for this chunk.
       expect(new Script(source, { filename: chunk, cachedData: data }).cachedDataRejected).toBe(false);
@@ -136,7 +135,7 @@ describe("the runtime bundle's code, kept after it ran", () => {
     expect(rewritten.seen).toEqual(["check"]);
     expect(rewritten.data.equals(damaged)).toBe(false);
     expect(
-      new Script(Module.wrap(readFileSync(join(runtimeFolder, chunk!), "utf8")), {
+      new Script(wrapChunk(readFileSync(join(runtimeFolder, chunk!), "utf8")), {
         filename: chunk!,
         cachedData: rewritten.data,
       }).cachedDataRejected,
@@ -254,6 +253,9 @@ exports.probeRequire = () => { try { require("./no-such-chunk.js"); } catch (err
     const frame = inFreshProcess(body);
     expect(frame).toContain(`${chunk}:1:${probe.indexOf("new Error") + 1})`);
     expect(inFreshProcess(body, { NODE_DISABLE_COMPILE_CACHE: "1" })).toBe(frame);
+    // And run from the code kept by the first run.
+    expect(keptEntries().some((entry) => entry.startsWith(`${basename(chunk)}-`))).toBe(true);
+    expect(inFreshProcess(body)).toBe(frame);
   });
 
   it("leaves the chunks to Node's loader under --enable-source-maps, so failures show the sources' lines", () => {
@@ -266,17 +268,68 @@ exports.probeRequire = () => { try { require("./no-such-chunk.js"); } catch (err
     expect(keptEntries()).toEqual([]);
   });
 
-  it("keeps the entries of the four installs that wrote last, and removes older ones", () => {
+  it("leaves the chunks loaded after a program turns source maps on to Node's loader as well", () => {
+    const frames = inFreshProcess(
+      `process.setSourceMapsEnabled(true);
+      return await runtime.webhook.remove("id", {}).catch((error) => error.stack.split("\\n").filter((line) => line.includes(" at ")));`,
+    ) as string[];
+    expect(frames[0]).toMatch(/\(.*provider[/\\]webhook[/\\]apply\.ts:\d+:\d+\)$/);
+  });
+
+  it("keeps the entries of the four installs used last, and removes older ones", () => {
     const chunks = readdirSync(copy).filter((file) => file.endsWith(".js"));
-    // Six installs of the same version: the same chunks, each install's files with their own time.
-    const installed = [1, 2, 3, 4, 5, 6].map((install) => {
-      const at = new Date(Date.UTC(2026, 0, install));
+    /** Gives the copy's files the time of `install`, as a new install of the same version would. */
+    const install = (n: number) => {
+      const at = new Date(Date.UTC(2026, 0, n));
       for (const file of chunks) utimesSync(join(copy, file), at, at);
       expect(inFreshProcess(emptyChannel)).toMatch(/^channel must not be empty/);
       return at.getTime();
-    });
+    };
     const plan = chunks.find((file) => file.startsWith("plan-"))!;
-    const kept = keptEntries().filter((entry) => entry.startsWith(`${plan}-`));
-    expect(kept.map((entry) => Number(entry.split("-").at(-1))).sort()).toEqual(installed.slice(2));
+    const installsKept = () =>
+      keptEntries()
+        .filter((entry) => entry.startsWith(`${plan}-`))
+        .map((entry) => Number(entry.split("-").at(-1)))
+        .sort();
+    const times = [1, 2, 3, 4, 5, 6].map(install);
+    expect(installsKept()).toEqual(times.slice(2));
+    // The first install, used again, writes its entries anew and keeps them: the least used go.
+    install(1);
+    expect(installsKept()).toEqual([times[0], ...times.slice(3)]);
+  });
+
+  it("removes entries unused for 30 days and writes a host never finished, and keeps the rest", () => {
+    expect(inFreshProcess(emptyChannel)).toMatch(/^channel must not be empty/);
+    const folder = join(
+      nodeCache,
+      readdirSync(nodeCache, { recursive: true, encoding: "utf8" }).find((file) =>
+        file.endsWith("service-pulumi-run-code"),
+      )!,
+    );
+    const day = 24 * 60 * 60 * 1000;
+    const planted = {
+      "old-version-AAAAAAAA.js-100-1700000000000": Date.now() - 31 * day,
+      "recent-version-BBBBBBBB.js-100-1700000000000": Date.now() - 29 * day,
+      "old-version-AAAAAAAA.js-100-1700000000000.4242": Date.now() - 2 * 60 * 1000,
+      "recent-version-BBBBBBBB.js-100-1700000000000.4343": Date.now() - 10 * 1000,
+      "not-an-entry.txt": Date.now() - 365 * day,
+    };
+    for (const [name, at] of Object.entries(planted)) {
+      writeFileSync(join(folder, name), "planted");
+      utimesSync(join(folder, name), new Date(at), new Date(at));
+    }
+    // A method the entries have not seen: they are written again, and the folder pruned.
+    inFreshProcess(
+      `return await runtime.webhook.diff("id", { endpoint: "https://hooks.example.com/e", channel: "a", filters: [] }, { endpoint: "https://hooks.example.com/e", channel: "b", filters: [] });`,
+    );
+    const left = readdirSync(folder);
+    expect(left).not.toContain("old-version-AAAAAAAA.js-100-1700000000000");
+    expect(left).not.toContain("old-version-AAAAAAAA.js-100-1700000000000.4242");
+    expect(left).toContain("recent-version-BBBBBBBB.js-100-1700000000000");
+    expect(left).toContain("recent-version-BBBBBBBB.js-100-1700000000000.4343");
+    expect(left).toContain("not-an-entry.txt");
+    expect(left.some((name) => name.startsWith(`${chunkHolding('min(1, "must not be empty")')}-`))).toBe(
+      true,
+    );
   });
 });
