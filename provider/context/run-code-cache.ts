@@ -16,7 +16,7 @@
  * same V8, with the same flags, for a source of the same length, so the name must change with the file.
  * A refused entry is written again.
  *
- * Each install writes its own entries on its first command of each kind; each write also removes what
+ * Each install writes its own entries on its first command of each kind; each host also removes what
  * is no longer used (`prune`), so that a machine that installs for every job does not fill its
  * temporary folder.
  *
@@ -26,7 +26,19 @@
  * file only when its own loader compiled it, and the user who turned them on wants the sources' lines
  * more than speed. (Pulumi's dynamic-provider host maps stacks itself, through source-map-support.)
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 
 import Module = require("node:module");
 
@@ -39,27 +51,43 @@ interface LoadedChunk {
   readonly entry: string;
   /** The methods whose code the entry on disk holds. */
   readonly seen: Set<string>;
+  /** When the entry was last used, if V8 took its code here (this process used it too); else undefined. */
+  readonly usedAt: number | undefined;
 }
 
 /** The chunks compiled through the cache in this process. */
 const loaded: LoadedChunk[] = [];
 
+/** The folder of the entries, once the hook is installed. */
+let entryFolder: string | undefined;
+
+/** Whether this process has marked its entries used (`markUsed`), and pruned the folder; once each. */
+let marked = false;
+let pruned = false;
+
 /**
  * An entry: one line with the methods it has seen and the CRC-32 of V8's data, then that data. V8 checks
  * neither that the data is whole nor that it is intact, so a damaged entry is dropped here.
  */
-function readEntry(entry: string): { seen: Set<string>; data: Buffer | undefined } {
-  const none = { seen: new Set<string>(), data: undefined };
+function readEntry(entry: string): { seen: Set<string>; data: Buffer | undefined; usedAt: number } {
+  const none = { seen: new Set<string>(), data: undefined, usedAt: 0 };
+  let descriptor: number | undefined;
   try {
-    const bytes = readFileSync(entry);
+    // As readFileSync does, with the time the entry was last used (`markUsed`) from the same fstat.
+    descriptor = openSync(entry, "r");
+    const { size, mtimeMs } = fstatSync(descriptor);
+    const bytes = Buffer.allocUnsafe(size);
+    if (readSync(descriptor, bytes, 0, size, 0) !== size) return none;
     const newline = bytes.indexOf(10);
     if (newline < 0) return none;
     const [methods = "", checksum] = bytes.subarray(0, newline).toString("latin1").split(" ");
     const data = bytes.subarray(newline + 1);
     if (checksum !== String(crc32(data))) return none;
-    return { seen: new Set(methods.split(",").filter(Boolean)), data };
+    return { seen: new Set(methods.split(",").filter(Boolean)), data, usedAt: mtimeMs };
   } catch {
     return none;
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
   }
 }
 
@@ -95,7 +123,7 @@ function compileThroughCache(chunks: string, cacheFolder: string): void {
     // and maybe its length, and V8 would run the old code for it.
     const modified = Math.round(statSync(filename).mtimeMs);
     const entry = join(cacheFolder, `${basename(filename)}-${content.length}-${modified}`);
-    const { seen, data } = readEntry(entry);
+    const { seen, data, usedAt } = readEntry(entry);
     const script = new Script(wrapChunk(content), {
       filename,
       lineOffset: -1,
@@ -103,7 +131,8 @@ function compileThroughCache(chunks: string, cacheFolder: string): void {
       // As Node's own loader does: else an `import()` in the chunk would fail.
       importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     });
-    loaded.push({ script, entry, seen: data && !script.cachedDataRejected ? seen : new Set() });
+    const used = data !== undefined && !script.cachedDataRejected;
+    loaded.push({ script, entry, seen: used ? seen : new Set(), usedAt: used ? usedAt : undefined });
     const run = script.runInThisContext() as (...args: unknown[]) => unknown;
     // Bound to this module, as Node's own `require` is, so that its children and a failure's require
     // stack stay what they were; createRequire's gives the rest (resolve, cache, main).
@@ -139,13 +168,14 @@ function flushNodeCompileCache(): void {
 
 /**
  * After a lifecycle call of `method` settles (lazy-load.ts): writes Node's compile cache if modules were
- * loaded, and saves, once the call's answer has gone, the code of each chunk whose entry has not yet seen
- * `method`. A failed write only costs the next process its start.
+ * loaded, and, once the call's answer has gone, saves the code of each chunk whose entry has not yet seen
+ * `method`; after the process's first call, it also keeps the folder (`markUsed`, and `prune` if it
+ * wrote). A failed write only costs the next process its start.
  */
 export function keepCompiledCode(method: string): void {
   flushNodeCompileCache();
   const stale = loaded.filter((chunk) => !chunk.seen.has(method));
-  if (stale.length === 0) return;
+  if (stale.length === 0 && marked) return;
   for (const chunk of stale) chunk.seen.add(method);
   setImmediate(() => {
     for (const chunk of stale) {
@@ -158,27 +188,50 @@ export function keepCompiledCode(method: string): void {
         discard(temporary);
       }
     }
-    prune(dirname(stale[0]!.entry));
+    if (entryFolder === undefined) return;
+    if (!marked) {
+      marked = true;
+      markUsed();
+    }
+    // Only a process that writes adds to the folder; the others need not spend a listing of it.
+    if (stale.length > 0 && !pruned) {
+      pruned = true;
+      prune(entryFolder);
+    }
   }).unref();
 }
 
 /**
  * What stays on disk. Entries are named by install (the chunk's modification time), so each `npm install`
  * writes a set of its own, and a new version's chunks have new names: without a bound, a machine that
- * installs for every CI job fills its temporary folder. An entry counts as used when last written or
- * read (its access time, which Linux's default `relatime` updates about daily), and stays while it is one
- * of the four last used of its chunk (a few projects on one machine, each its own install, keep theirs)
- * and was used in the last 30 days. A temporary file is a write its host did not finish (the engine
- * stops hosts with a signal): gone after a minute.
+ * installs for every CI job fills its temporary folder. An entry's own modification time says when it was
+ * last used (written, or read: `markUsed`), and it stays while it is one of the four last used of its
+ * chunk (a few projects on one machine, each its own install, keep theirs) and was used in the last 30
+ * days. A temporary file is a write its host did not finish (the engine stops hosts with a signal): gone
+ * after a minute. A host that prunes while another renames an entry into place may remove that entry:
+ * the next host compiles that chunk anew and writes it again.
  */
 const INSTALLS_KEPT = 4;
 const UNUSED_FOR_MS = 30 * 24 * 60 * 60 * 1000;
 const UNFINISHED_FOR_MS = 60 * 1000;
+/** How stale an entry's time may be before a host that used it sets it again (one write a day at most). */
+const MARKED_EVERY_MS = 24 * 60 * 60 * 1000;
+
+/** Sets the time of the entries this process used, when older than a day, so that `prune` keeps them. */
+function markUsed(): void {
+  const now = new Date();
+  for (const { entry, usedAt } of loaded) {
+    if (usedAt === undefined || now.getTime() - usedAt <= MARKED_EVERY_MS) continue;
+    try {
+      utimesSync(entry, now, now);
+    } catch {}
+  }
+}
 
 /** `<chunk>-<length>-<modified>`, and a temporary one, `<entry>.<pid>`. */
 const ENTRY_NAME = /^(.+)-\d+-\d+(\.\d+)?$/;
 
-/** Removes from `folder` what the bound above lets go; called after a write, never while loading. */
+/** Removes from `folder` what the bound above lets go; after a process's first write, once. */
 function prune(folder: string): void {
   let names: string[];
   try {
@@ -193,8 +246,7 @@ function prune(folder: string): void {
     if (!match) continue;
     let used: number;
     try {
-      const { atimeMs, mtimeMs } = statSync(join(folder, name));
-      used = Math.max(atimeMs, mtimeMs);
+      used = statSync(join(folder, name)).mtimeMs;
     } catch {
       continue;
     }
@@ -211,8 +263,8 @@ function prune(folder: string): void {
 /**
  * Compiles the chunks of `chunks` (the runtime bundle's folder) loaded from now on through the cache. Node's
  * compile cache folder is set once compile-cache.ts has turned it on; without it (an old Node, or
- * NODE_DISABLE_COMPILE_CACHE=1) nothing is cached, nor with source maps on (see above). The plugin binary
- * has no module loader to hook.
+ * NODE_DISABLE_COMPILE_CACHE=1) nothing is cached; with source maps on, the chunks loaded from then on
+ * are left to Node's loader (see above). The plugin binary has no module loader to hook.
  */
 export function cacheRunCode(chunks: string): void {
   const nodeCacheFolder = (
@@ -225,5 +277,6 @@ export function cacheRunCode(chunks: string): void {
   } catch {
     return;
   }
+  entryFolder = cacheFolder;
   compileThroughCache(chunks, cacheFolder);
 }

@@ -74,7 +74,8 @@ describe("the runtime bundle's code, kept after it ran", () => {
       expect(seen).toEqual(["check"]);
       const source = wrapChunk(readFileSync(join(runtimeFolder, chunk), "utf8"));
       const onLoad = new Script(source, { filename: chunk }).createCachedData();
-      // V8 takes the data for this source: it was made by this V8, for this chunk.
+      // V8 takes the data for the source the hook compiles (it checks its version, flags and length only),
+      // and it holds more than what compiles as the chunk loads.
       expect(new Script(source, { filename: chunk, cachedData: data }).cachedDataRejected).toBe(false);
       expect(data.length).toBeGreaterThan(onLoad.length);
     }
@@ -202,11 +203,12 @@ describe("a runtime chunk compiled through the kept code, as Node would compile 
       }),
     );
   }
-  /** The names of the entries kept so far. */
-  const keptEntries = () =>
+  /** The paths of the entries kept so far, and their names. */
+  const keptEntryPaths = () =>
     readdirSync(nodeCache, { recursive: true, encoding: "utf8" })
       .filter((file) => /service-pulumi-run-code[/\\]/.test(file))
-      .map((file) => file.split(/[/\\]/).at(-1)!);
+      .map((file) => join(nodeCache, file));
+  const keptEntries = () => keptEntryPaths().map((path) => basename(path));
   const emptyChannel = `
     const { failures } = await runtime.webhook.check({}, { endpoint: "https://hooks.example.com/e", channel: "", filters: [] });
     return failures.map((f) => f.reason).find((reason) => reason.startsWith("channel"));`;
@@ -253,9 +255,11 @@ exports.probeRequire = () => { try { require("./no-such-chunk.js"); } catch (err
     const frame = inFreshProcess(body);
     expect(frame).toContain(`${chunk}:1:${probe.indexOf("new Error") + 1})`);
     expect(inFreshProcess(body, { NODE_DISABLE_COMPILE_CACHE: "1" })).toBe(frame);
-    // And run from the code kept by the first run.
-    expect(keptEntries().some((entry) => entry.startsWith(`${basename(chunk)}-`))).toBe(true);
+    // And run from the code kept by the first run: V8 took it, or the entry would have been written again.
+    const kept = keptEntryPaths().find((path) => basename(path).startsWith(`${basename(chunk)}-`))!;
+    const written = statSync(kept).mtimeMs;
     expect(inFreshProcess(body)).toBe(frame);
+    expect(statSync(kept).mtimeMs).toBe(written);
   });
 
   it("leaves the chunks to Node's loader under --enable-source-maps, so failures show the sources' lines", () => {
@@ -296,6 +300,14 @@ exports.probeRequire = () => { try { require("./no-such-chunk.js"); } catch (err
     // The first install, used again, writes its entries anew and keeps them: the least used go.
     install(1);
     expect(installsKept()).toEqual([times[0], ...times.slice(3)]);
+    // The fourth install's entries, last used two days ago, then read by a command of that install (which
+    // writes nothing): a fifth install written after it evicts the fifth, used least lately, not it.
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    const ofInstall = (at: number) => keptEntryPaths().filter((path) => path.endsWith(`-${at}`));
+    for (const path of ofInstall(times[3]!)) utimesSync(path, twoDaysAgo, twoDaysAgo);
+    install(4);
+    const seventh = install(7);
+    expect(installsKept()).toEqual([times[0], times[3], times[5], seventh].sort());
   });
 
   it("removes entries unused for 30 days and writes a host never finished, and keeps the rest", () => {
