@@ -252,7 +252,11 @@ function prune(folder: string): void {
     }
     const temporary = match[2] !== undefined;
     if (now - used > (temporary ? UNFINISHED_FOR_MS : UNUSED_FOR_MS)) discard(join(folder, name));
-    else if (!temporary) byChunk.set(match[1]!, [...(byChunk.get(match[1]!) ?? []), { name, used }]);
+    else if (!temporary) {
+      const entries = byChunk.get(match[1]!) ?? [];
+      entries.push({ name, used });
+      byChunk.set(match[1]!, entries);
+    }
   }
   for (const entries of byChunk.values()) {
     entries.sort((a, b) => b.used - a.used);

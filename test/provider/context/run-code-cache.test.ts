@@ -209,6 +209,10 @@ describe("a runtime chunk compiled through the kept code, as Node would compile 
       .filter((file) => /service-pulumi-run-code[/\\]/.test(file))
       .map((file) => join(nodeCache, file));
   const keptEntries = () => keptEntryPaths().map((path) => basename(path));
+  /** The rule behind an empty channel's failure, which the tests find their chunk by. */
+  const CHANNEL_RULE = 'min(1, "must not be empty").default("default")';
+  /** A failure's stack frames, from a call into the runtime that fails in the webhook's apply module. */
+  const removeFrames = `return await runtime.webhook.remove("id", {}).catch((error) => error.stack.split("\\n").filter((line) => line.includes(" at ")));`;
   const emptyChannel = `
     const { failures } = await runtime.webhook.check({}, { endpoint: "https://hooks.example.com/e", channel: "", filters: [] });
     return failures.map((f) => f.reason).find((reason) => reason.startsWith("channel"));`;
@@ -216,7 +220,7 @@ describe("a runtime chunk compiled through the kept code, as Node would compile 
   it("runs a chunk edited in place with the same length as edited, not the code kept for it before", () => {
     // Regression: entries were named by the chunk's name and length only, and V8 took the old code.
     expect(inFreshProcess(emptyChannel)).toMatch(/^channel must not be empty/);
-    const rule = 'min(1, "must not be empty").default("default")';
+    const rule = CHANNEL_RULE;
     const chunk = join(copy, chunkHolding(rule));
     writeFileSync(chunk, readFileSync(chunk, "utf8").replace(rule, rule.replace("must not", "MUST NOT")));
     const later = new Date(Date.now() + 10_000);
@@ -226,7 +230,7 @@ describe("a runtime chunk compiled through the kept code, as Node would compile 
 
   it("lets a chunk import() and keeps Node's require stack in its failures", () => {
     // Regression: the chunk's Script had no dynamic-import loader, and its `require` was not its own.
-    const chunk = chunkHolding('min(1, "must not be empty").default("default")');
+    const chunk = chunkHolding(CHANNEL_RULE);
     writeFileSync(
       join(copy, chunk),
       `${readFileSync(join(copy, chunk), "utf8")}
@@ -247,7 +251,7 @@ exports.probeRequire = () => { try { require("./no-such-chunk.js"); } catch (err
 
   it("shows a failure's stack at the chunk's own line and column, as Node's loader does", () => {
     // Regression: the wrapper shared the chunk's first line, and columns there read 62 too far right.
-    const chunk = join(copy, chunkHolding('min(1, "must not be empty").default("default")'));
+    const chunk = join(copy, chunkHolding(CHANNEL_RULE));
     const probe = 'exports.probeFrame = () => new Error("probe").stack.split("\\n")[1]; ';
     writeFileSync(chunk, `${probe}${readFileSync(chunk, "utf8")}`);
     const body = `${emptyChannel.replace("return", "const reason =")}
@@ -264,19 +268,13 @@ exports.probeRequire = () => { try { require("./no-such-chunk.js"); } catch (err
 
   it("leaves the chunks to Node's loader under --enable-source-maps, so failures show the sources' lines", () => {
     // Regression: only what Node's loader compiles is mapped, and the stack showed the bundle's lines.
-    const frames = inFreshProcess(
-      `return await runtime.webhook.remove("id", {}).catch((error) => error.stack.split("\\n").filter((line) => line.includes(" at ")));`,
-      { NODE_OPTIONS: "--enable-source-maps" },
-    ) as string[];
+    const frames = inFreshProcess(removeFrames, { NODE_OPTIONS: "--enable-source-maps" }) as string[];
     expect(frames[0]).toMatch(/\(.*provider[/\\]webhook[/\\]apply\.ts:\d+:\d+\)$/);
     expect(keptEntries()).toEqual([]);
   });
 
   it("leaves the chunks loaded after a program turns source maps on to Node's loader as well", () => {
-    const frames = inFreshProcess(
-      `process.setSourceMapsEnabled(true);
-      return await runtime.webhook.remove("id", {}).catch((error) => error.stack.split("\\n").filter((line) => line.includes(" at ")));`,
-    ) as string[];
+    const frames = inFreshProcess(`process.setSourceMapsEnabled(true); ${removeFrames}`) as string[];
     expect(frames[0]).toMatch(/\(.*provider[/\\]webhook[/\\]apply\.ts:\d+:\d+\)$/);
   });
 
@@ -340,8 +338,6 @@ exports.probeRequire = () => { try { require("./no-such-chunk.js"); } catch (err
     expect(left).toContain("recent-version-BBBBBBBB.js-100-1700000000000");
     expect(left).toContain("recent-version-BBBBBBBB.js-100-1700000000000.4343");
     expect(left).toContain("not-an-entry.txt");
-    expect(left.some((name) => name.startsWith(`${chunkHolding('min(1, "must not be empty")')}-`))).toBe(
-      true,
-    );
+    expect(left.some((name) => name.startsWith(`${chunkHolding(CHANNEL_RULE)}-`))).toBe(true);
   });
 });
