@@ -8,7 +8,8 @@
  *   time, API calls, and this package's share of `up`;
  * - the fleet table: N organizations (`--fleet`, default 1,3,10,30), each with its own token through a
  *   `connection`, a Domain and 10 Webhooks (fleet-program/), through the dynamic resources and through
- *   the provider plugin, beside the do-nothing provider and the floor (`--fleet-rounds`, default 1): wall
+ *   the provider plugin, and the same fleet from a Python program on the plugin (python-fleet.mts),
+ *   beside the do-nothing provider and the floor (`--fleet-rounds`, default 1): wall
  *   time and calls per command, the provider's peak memory, the 429s the client absorbed, the checkpoint's
  *   bytes.
  *
@@ -38,6 +39,7 @@ import {
   peerTable,
   writePerformanceDoc,
 } from "./performance-report.mts";
+import { PYTHON_FLEET_PROGRAM, preparePythonFleet, pythonFleetSettings } from "./python-fleet.mts";
 
 const { values } = parseArgs({
   options: {
@@ -94,7 +96,10 @@ async function interleaved<V extends string>(
   round: number,
   variants: readonly V[],
   program: {
-    dir: string;
+    /** The project folder the variant's stack is a copy of. */
+    dir(variant: V): string;
+    /** Readies the copy `dir` before its stack is made. */
+    prepare?(variant: V, dir: string): void;
     settings(variant: V): [string, string, boolean?][];
     env?(variant: V): NodeJS.ProcessEnv;
   },
@@ -104,13 +109,9 @@ async function interleaved<V extends string>(
   const results = new Map<V, Measures>(variants.map((v) => [v, {}]));
   try {
     for (const variant of variants) {
-      const p = benchProject(
-        cli!,
-        join(import.meta.dirname, program.dir),
-        stage.sandbox,
-        program.env?.(variant),
-      );
+      const p = benchProject(cli!, program.dir(variant), stage.sandbox, program.env?.(variant));
       projects.set(variant, p);
+      program.prepare?.(variant, p.dir);
       await p.run("stack", "init", "bench");
       await p.configure([
         ["variant", variant],
@@ -150,7 +151,8 @@ async function peerRound(round: number) {
       ["token", org.token, true],
     ];
   };
-  return interleaved(stage, round, PEER_VARIANTS, { dir: "webhooks-program", settings }, [
+  const dir = () => join(import.meta.dirname, "webhooks-program");
+  return interleaved(stage, round, PEER_VARIANTS, { dir, settings }, [
     { name: "preview", args: ["preview"] },
     { name: "up", args: ["up", "--yes", "--skip-preview"] },
     { name: "preview (unchanged)", args: ["preview"] },
@@ -164,23 +166,38 @@ async function peerRound(round: number) {
   ]);
 }
 
-const FLEET_VARIANTS = ["dynamic", "plugin", "nothing", "floor"] as const;
+const FLEET_VARIANTS = ["dynamic", "plugin", "python", "nothing", "floor"] as const;
 const FLEET_COMMANDS = ["up", "preview (unchanged)", "refresh", "destroy"] as const;
 
 /**
- * One round of a fleet of `n` organizations, on a sandbox of its own: the two paths that call the service
- * each have organizations of their own, so that their stacks can stand side by side.
+ * One round of a fleet of `n` organizations, on a sandbox of its own: the three paths that call the
+ * service each have organizations of their own, so that their stacks can stand side by side. The Python
+ * program takes its fleet and tokens as settings (python-fleet.mts), the JavaScript one its tokens from
+ * the environment.
  */
 async function fleetRound(n: number, round: number) {
-  const orgs = { dynamic: benchOrganizations(n, "dynamic"), plugin: benchOrganizations(n, "plugin") };
-  const stage = await startStage([...orgs.dynamic, ...orgs.plugin]);
-  const orgsOf = (variant: string) => (variant === "plugin" ? orgs.plugin : orgs.dynamic);
+  const orgs = {
+    dynamic: benchOrganizations(n, "dynamic"),
+    plugin: benchOrganizations(n, "plugin"),
+    python: benchOrganizations(n, "python"),
+  };
+  const stage = await startStage([...orgs.dynamic, ...orgs.plugin, ...orgs.python]);
+  type Variant = (typeof FLEET_VARIANTS)[number];
+  const ownOrganizations = (variant: Variant): variant is keyof typeof orgs => variant in orgs;
+  const orgsOf = (variant: Variant) => orgs[ownOrganizations(variant) ? variant : "dynamic"];
   const program = {
-    dir: "fleet-program",
-    env: (variant: string) => ({ SERVICE_BENCH_TOKENS: JSON.stringify(orgsOf(variant).map((o) => o.token)) }),
-    settings: (variant: string): [string, string, boolean?][] => [
+    dir: (variant: Variant) =>
+      variant === "python" ? PYTHON_FLEET_PROGRAM : join(import.meta.dirname, "fleet-program"),
+    prepare: (variant: Variant, dir: string) => {
+      if (variant === "python") preparePythonFleet(dir);
+    },
+    env: (variant: Variant) => ({
+      SERVICE_BENCH_TOKENS: JSON.stringify(orgsOf(variant).map((o) => o.token)),
+    }),
+    settings: (variant: Variant): [string, string, boolean?][] => [
       ["organizations", String(n)],
-      ["prefix", variant === "plugin" ? "plugin" : "dynamic"],
+      ["prefix", ownOrganizations(variant) ? variant : "dynamic"],
+      ...(variant === "python" ? pythonFleetSettings(orgs.python) : []),
       ["sandboxUrl", stage.sandbox.url],
       ["filesDir", stage.files],
       [

@@ -28,7 +28,7 @@ export interface PeerRow {
 /** One variant at one fleet size: each command's measures, one per round. */
 export interface FleetRow {
   readonly organizations: number;
-  readonly variant: "dynamic" | "plugin" | "nothing" | "floor";
+  readonly variant: "dynamic" | "plugin" | "python" | "nothing" | "floor";
   readonly byCommand: Record<"up" | "preview (unchanged)" | "refresh" | "destroy", readonly Loaded[]>;
 }
 
@@ -94,6 +94,7 @@ function peerCpuSplit(rows: readonly PeerRow[]): string {
 const VARIANT_NAMES: Record<FleetRow["variant"], string> = {
   dynamic: "dynamic resources",
   plugin: "provider plugin",
+  python: "Python on the plugin",
   nothing: "do-nothing provider",
   floor: "floor (components)",
 };
@@ -158,11 +159,11 @@ export function fleetGoals(rows: readonly FleetRow[]): string[] {
   const growth = (variant: FleetRow["variant"]) => rss(large, variant) - rss(small, variant);
   const refreshListings = pick(row(large, "dynamic").byCommand.refresh, (m) => m.listings);
   const previewCalls = rows
-    .filter((r) => r.variant === "dynamic" || r.variant === "plugin")
+    .filter((r) => r.variant !== "nothing" && r.variant !== "floor")
     .map((r) => pick(r.byCommand["preview (unchanged)"], (m) => m.calls));
   return [
-    `- \`up\` at N = ${large}: ${s(up(large, "dynamic"))} s through the dynamic resources, ${s(up(large, "plugin"))} s through the plugin; goal at most 1.5 × the do-nothing provider's ${s(up(large, "nothing"))} s + 1 s = ${s(limit)} s.`,
-    `- provider memory from N = ${small} to ${large}: +${growth("dynamic").toFixed(0)} MB (dynamic), +${growth("plugin").toFixed(0)} MB (plugin), against +${growth("nothing").toFixed(0)} MB for the do-nothing provider; goal at most 20 MB more than it.`,
+    `- \`up\` at N = ${large}: ${s(up(large, "dynamic"))} s through the dynamic resources, ${s(up(large, "plugin"))} s through the plugin, ${s(up(large, "python"))} s from Python through the plugin; goal at most 1.5 × the do-nothing provider's ${s(up(large, "nothing"))} s + 1 s = ${s(limit)} s.`,
+    `- provider memory from N = ${small} to ${large}: +${growth("dynamic").toFixed(0)} MB (dynamic), +${growth("plugin").toFixed(0)} MB (plugin), +${growth("python").toFixed(0)} MB (the plugin under Python), against +${growth("nothing").toFixed(0)} MB for the do-nothing provider; goal at most 20 MB more than it.`,
     `- an unchanged preview: ${Math.max(...previewCalls)} calls at most, at every size (goal 0), and it proposes nothing (\`--expect-no-changes\`).`,
     `- refresh at N = ${large}: ${refreshListings} listings (goal ${2 * large}: one of webhooks and one of domains per organization).`,
   ];
@@ -187,8 +188,11 @@ function pathAdvice(rows: readonly FleetRow[]): string {
     ).toFixed(0);
   const measured = `Measured: \`up\` took ${s(dynamicSmall)} s (dynamic) against ${s(pluginSmall)} s (plugin) at N = ${small}, and ${s(dynamicLarge)} s against ${s(pluginLarge)} s at N = ${large}, where the provider's process peaked at ${rss("dynamic")} MB (dynamic) and ${rss("plugin")} MB (plugin, which also constructs every Domain component in its own process).`;
   const pluginAhead = pluginLarge < 0.9 * dynamicLarge;
+  const python = `From Python, the same fleet through the plugin: \`up\` ${s(up(small, "python"))} s at N = ${small} and ${s(up(large, "python"))} s at N = ${large}, the plugin's process at ${rss("python")} MB, against ${s(pluginLarge)} s for the TypeScript program on the plugin.`;
   return [
     measured,
+    "",
+    python,
     "",
     "- **The dynamic resources** are the default: nothing to declare in `Pulumi.yaml`, types and TSDoc in",
     "  the editor, and the program's own checks (the webhook quota counted before anything is registered).",
@@ -216,6 +220,7 @@ export function fleetChart(rows: readonly FleetRow[]): string {
   const colours: Record<FleetRow["variant"], string> = {
     dynamic: "#d1495b",
     plugin: "#00798c",
+    python: "#30638e",
     nothing: "#edae49",
     floor: "#66a182",
   };
@@ -297,9 +302,11 @@ ${peerCpuSplit(run.peer)}
 
 N organizations in one stack, each with its own token through a \`connection\`, each a Domain and 10
 Webhooks: 14 resources per organization on every path (the Domain's component, its three steps, the ten
-webhooks; the plugin constructs the Domain's steps itself). The dynamic and the plugin stacks have
-organizations of their own on one sandbox, so that the four stacks of one size stand side by side and
-each command runs on all four in turn, as above (${run.fleetRounds} round${run.fleetRounds === 1 ? "" : "s"} per size). The provider's peak memory is the largest of its processes over
+webhooks; the plugin constructs the Domain's steps itself). The same fleet runs from a TypeScript program
+through the dynamic resources and through the plugin, and from a Python program through the plugin (as a
+Python team writes it: \`test/e2e/python-fleet-program/\`). Those three stacks have organizations of
+their own on one sandbox, so that the five stacks of one size stand side by side and each command runs on
+all five in turn, as above (${run.fleetRounds} round${run.fleetRounds === 1 ? "" : "s"} per size). The provider's peak memory is the largest of its processes over
 the four commands; "429s absorbed" counts the sandbox's 429 answers, each waited out and retried by the
 client (a 429 that reached the user would have failed the command, and the bench with it).
 
@@ -376,7 +383,8 @@ ${pathAdvice(run.fleet)}
 
 \`npm run bench:engine\` (\`--rounds\`, \`--fleet\`, \`--fleet-rounds\`, \`--skip-peer\`, \`--skip-fleet\`); a run with
 the default options rewrites this page, and \`--report-only\` writes it again from the last run's measures. The programs are in \`tools/bench/webhooks-program/\` and
-\`tools/bench/fleet-program/\`. A probe loaded into every Node process the engine starts
+\`tools/bench/fleet-program/\`, with the Python fleet of \`test/e2e/python-fleet-program/\` in a virtualenv of
+the bench's own (\`tools/bench/python-fleet.mts\`). A probe loaded into every Node process the engine starts
 (\`tools/bench/bench-engine-probe.cjs\`) records each provider process's CPU time and peak memory and
 each call into the package; GNU \`time\` gives each command's CPU time (the CLI's and that of the
 processes it waited for).

@@ -1,5 +1,6 @@
 """A platform team's fleet in Python: one stack for many organizations, each with its own token through
-`connection`, and per organization a Domain and webhooks on it (test/e2e/languages.test.ts).
+`connection`, and per organization a Domain and webhooks on it. test/e2e/languages.test.ts runs it, and so
+does `npm run bench:engine` with up to 30 organizations of 10 webhooks (tools/bench/python-fleet.mts).
 
 Shaped by stack configuration:
 - fleet: a JSON list of {"organization", "host"}; each organization's token is the secret
