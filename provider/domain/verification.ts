@@ -8,9 +8,10 @@ import { ConflictError, InvalidRequestError, RateLimitError } from "../errors/ap
 import { AmbiguousRequestError } from "../errors/transport";
 import { clientFor, hostOverrides } from "../lifecycle/clients";
 import { withCommonMembers } from "../lifecycle/common-members";
+import { recordedCredentials, sameCredentials } from "../lifecycle/credentials-hash";
 import { forgetDomains } from "../lifecycle/listings";
 import type { ResourceProps } from "../lifecycle/methods";
-import { confirmGone, recordedCredentials, sameCredentials } from "../lifecycle/ownership";
+import { confirmGone } from "../lifecycle/ownership";
 import { type Refreshed, refreshAnswer } from "../lifecycle/refresh";
 import { activeWebhooks } from "../webhook/wire";
 import {
@@ -76,7 +77,7 @@ function outputsFor(
         : {}),
       timeout: inputs.timeout,
       organization: domain.owner.organization || undefined,
-      credentialsHash: recordedCredentials(client, undefined),
+      credentialsHash: recordedCredentials(client.options, undefined),
     },
     inputs,
   );
@@ -195,7 +196,7 @@ export async function read(id: string, props: ResourceProps): Promise<Refreshed 
     ...old,
     createTime: found.createTime?.display ?? old.createTime,
     organization: found.owner.organization || old.organization,
-    credentialsHash: recordedCredentials(client, old.credentialsHash),
+    credentialsHash: recordedCredentials(client.options, old.credentialsHash),
   };
   return refreshAnswer(id, props, outs, () => inputs);
 }
@@ -210,14 +211,14 @@ export async function update(id: string, olds: ResourceProps, news: ResourceProp
     connection: news.connection as VerificationOutputs["connection"],
     acceptLanguage: news.acceptLanguage as VerificationOutputs["acceptLanguage"],
   });
-  if (sameCredentials(client, old.credentialsHash) !== true) {
+  if (sameCredentials(client.options, old.credentialsHash) !== true) {
     const visible = (await registeredDomains(client, { fresh: true })).some((d) => d.domainUuid === id);
     if (!visible) throw domainCredentialsChangedError(old.domainName, old.organization ?? "its organization");
   }
   const timeout = (news.timeout as number | undefined) ?? old.timeout;
   return {
     outs: withCommonMembers(
-      { ...old, timeout, credentialsHash: recordedCredentials(client, old.credentialsHash) },
+      { ...old, timeout, credentialsHash: recordedCredentials(client.options, old.credentialsHash) },
       news,
     ),
   };

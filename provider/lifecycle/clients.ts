@@ -1,45 +1,23 @@
-import type { AcceptLanguage, ConnectionInput } from "../../contract/common-types";
-import type { ApiVersion } from "../../contract/versions";
 import { ServiceClient } from "../client/client";
-import { settingsKey, withTextSettings } from "../client/config";
+import { settingsKey } from "../client/config";
 import { contextKey, processContext } from "../context/process";
 import { ConfigurationError } from "../errors/base";
 import { schemaOf } from "../settings/schema-kit";
 import { SETTINGS, stackKey, textOf } from "../settings/table";
+import { type ClientRequest, clientOptions } from "./client-settings";
 import { stackSettings } from "./stack-config";
-
-/** What a resource says about how to reach the service. */
-export interface ClientRequest {
-  readonly connection?: ConnectionInput | undefined;
-  readonly apiVersion?: ApiVersion | undefined;
-  readonly acceptLanguage?: AcceptLanguage | undefined;
-}
 
 const CLIENTS = contextKey("API clients per credentials", () => new Map<string, ServiceClient>());
 
 /**
- * The client for one resource. Each setting falls back on its own: the resource's `connection` member,
- * then the stack config read in `configure`, then the SERVICE_* environment variables, then its default
- * (client/config.ts resolves them, once, as the client is made). Clients are shared per settings, so
- * their pool is too; each gets the process's clock, and waits on its token's limiter in the process
- * context like every client of the process.
+ * The client for one resource, with the options client-settings.ts gives it. Clients are shared per
+ * settings, so their pool is too; each waits on its token's limiter in the process context like every
+ * client of the process.
  */
 export function clientFor(request: ClientRequest): ServiceClient {
-  const context = processContext();
-  const options = withTextSettings(
-    {
-      token: request.connection?.token,
-      baseUrl: request.connection?.baseUrl,
-      apiVersion: request.apiVersion,
-      acceptLanguage: request.acceptLanguage,
-      advice: "pulumi",
-      clock: () => context.clock.now(),
-      sleep: (ms) => context.clock.sleep(ms),
-    },
-    stackSettings(),
-  );
+  const options = clientOptions(request);
   const key = settingsKey(options);
-  const clients = context.get(CLIENTS);
+  const clients = processContext().get(CLIENTS);
   let client = clients.get(key);
   if (!client) {
     client = new ServiceClient(options);

@@ -1,9 +1,8 @@
 import type { ServiceClient } from "../client/client";
 import { spellProperty } from "../context/program-language";
 import { LifecycleError } from "../errors/lifecycle";
-import { canonicalBaseUrl } from "./input-comparison";
+import { sameCredentials } from "./credentials-hash";
 import { activeWebhooks, registeredDomains } from "./listings";
-import { hashSecret, secretMatches } from "./secret-hash";
 
 /**
  * Which organization an object belongs to, and whether the credentials in use now are those it was made
@@ -18,25 +17,6 @@ export interface Ownership {
   readonly organization?: string | undefined;
   /** A salted hash of the base URL and token it was created or last verified with (a secret output). */
   readonly credentialsHash?: string | undefined;
-}
-
-/** The credentials as hashed: the base URL in canonical form, so that two spellings of it hash alike. */
-const identity = (client: ServiceClient) =>
-  `${canonicalBaseUrl(client.options.baseUrl)}\n${client.options.token}`;
-
-/** The salted hash state keeps of the client's credentials. */
-export function credentialsHash(client: ServiceClient): string {
-  return hashSecret(identity(client));
-}
-
-/** True or false when state recorded credentials to compare with; undefined for state that predates it. */
-export function sameCredentials(client: ServiceClient, stored: string | undefined): boolean | undefined {
-  return stored === undefined ? undefined : secretMatches(identity(client), stored);
-}
-
-/** The hash to keep for credentials that were just seen to work: the stored one if they are the same. */
-export function recordedCredentials(client: ServiceClient, stored: string | undefined): string {
-  return sameCredentials(client, stored) === true ? stored! : credentialsHash(client);
 }
 
 /** The organization the client's credentials belong to, as its listings show; undefined when they list nothing. */
@@ -58,7 +38,8 @@ export async function confirmGone(
   subject: string,
   command: "pulumi refresh" | "pulumi destroy" | "pulumi up",
 ): Promise<void> {
-  if (sameCredentials(client, owner.credentialsHash) === true || owner.organization === undefined) return;
+  if (sameCredentials(client.options, owner.credentialsHash) === true || owner.organization === undefined)
+    return;
   const current = await organizationOf(client);
   if (current === owner.organization) return;
   // Refresh and destroy configure the provider from the configuration the last update saved, not from

@@ -9,9 +9,10 @@ import { LifecycleError } from "../errors/lifecycle";
 import { AmbiguousRequestError } from "../errors/transport";
 import { clientFor } from "../lifecycle/clients";
 import { withCommonMembers } from "../lifecycle/common-members";
+import { recordedCredentials, sameCredentials } from "../lifecycle/credentials-hash";
 import { forgetWebhooks } from "../lifecycle/listings";
 import type { ResourceProps } from "../lifecycle/methods";
-import { confirmGone, recordedCredentials, sameCredentials } from "../lifecycle/ownership";
+import { confirmGone } from "../lifecycle/ownership";
 import { type Refreshed, refreshAnswer } from "../lifecycle/refresh";
 import { hashSecret } from "../lifecycle/secret-hash";
 import { claim, clearPending, isClaimed, notePending } from "./claims";
@@ -74,7 +75,7 @@ export async function update(
   if (isPending(old)) return settle(id, old, news);
   const current = old as WebhookOutputs;
   const client = clientFor({ ...current, ...pickCommon(news) });
-  if (sameCredentials(client, current.credentialsHash) !== true) {
+  if (sameCredentials(client.options, current.credentialsHash) !== true) {
     try {
       await client.getWebhook(current.webhookUuid);
     } catch (error) {
@@ -91,7 +92,7 @@ export async function update(
       secretKeyHash:
         current.secretKeyHash ??
         (typeof news.secretKey === "string" ? hashSecret(news.secretKey) : undefined),
-      credentialsHash: recordedCredentials(client, current.credentialsHash),
+      credentialsHash: recordedCredentials(client.options, current.credentialsHash),
     },
   };
 }

@@ -128,12 +128,13 @@ async function credentialsMoved(old: WebhookState, news: ResourceProps): Promise
   // State from before 0.2 recorded no credentials: nothing to compare, and no client to load for it.
   // Stryker disable next-line ConditionalExpression: without the guard, sameCredentials says the same.
   if (old.credentialsHash === undefined) return false;
-  // Loaded here, not at the top: the client is not needed for check, the first call a preview makes.
-  const { clientFor } = await import("../lifecycle/clients.js");
-  const { sameCredentials } = await import("../lifecycle/ownership.js");
+  // Loaded here, not at the top: check, the first call a preview makes, needs neither. Settings, not a
+  // client: an unchanged preview never loads the HTTP client.
+  const { resolvedSettings } = await import("../lifecycle/client-settings.js");
+  const { sameCredentials } = await import("../lifecycle/credentials-hash.js");
   try {
-    const client = clientFor({ connection: news.connection as WebhookState["connection"] });
-    return sameCredentials(client, old.credentialsHash) === false;
+    const settings = resolvedSettings({ connection: news.connection as WebhookState["connection"] });
+    return sameCredentials(settings, old.credentialsHash) === false;
   } catch {
     // No usable credentials at all: the update or create that follows says so.
     return false;

@@ -4,8 +4,8 @@ import type { ApiVersion } from "../../contract/versions";
 import { canonicalFilters, toWireFilters } from "../../contract/webhooks/requests";
 import type { ServiceClient } from "../client/client";
 import { withCommonMembers } from "../lifecycle/common-members";
+import { credentialsHash, recordedCredentials } from "../lifecycle/credentials-hash";
 import type { ResourceProps } from "../lifecycle/methods";
-import { credentialsHash, recordedCredentials } from "../lifecycle/ownership";
 import { hashSecret } from "../lifecycle/secret-hash";
 import type { CreatePlan } from "./create-plan";
 import type { WebhookInputs, WebhookOutputs, WebhookState } from "./schema";
@@ -21,7 +21,7 @@ export function observed(hook: WebhookRecord, apiVersion: ApiVersion, client: Se
     owner: hook.owner,
     createTime: hook.createTime?.display,
     apiVersion,
-    credentialsHash: credentialsHash(client),
+    credentialsHash: credentialsHash(client.options),
   };
 }
 
@@ -54,7 +54,7 @@ export function pendingState(
         filters: inputs.filters,
         apiVersion: inputs.apiVersion,
         secretKeyHash: hashSecret(inputs.secretKey),
-        credentialsHash: credentialsHash(client),
+        credentialsHash: credentialsHash(client.options),
         pendingSince,
         claimedElsewhere: [...new Set(claimedElsewhere)],
         ...(inputs.adoptWebhookUuid ? { adoptWebhookUuid: inputs.adoptWebhookUuid } : {}),
@@ -92,7 +92,7 @@ export function refreshed(old: WebhookState, hook: WebhookRecord, client: Servic
     owner: hook.owner,
     createTime: hook.createTime?.display ?? old.createTime,
     // These credentials see the webhook.
-    credentialsHash: recordedCredentials(client, old.credentialsHash),
+    credentialsHash: recordedCredentials(client.options, old.credentialsHash),
   };
 }
 

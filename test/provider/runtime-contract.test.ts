@@ -2,6 +2,8 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { credentialsHash } from "../../provider/lifecycle/credentials-hash";
+import { hashSecret } from "../../provider/lifecycle/secret-hash";
 import { DOMAIN_STEP_TYPES, WEBHOOK_TYPES } from "../../provider/policy/views";
 import * as runtime from "../../provider/runtime-contract";
 
@@ -64,6 +66,41 @@ describe("the runtime bundle, as the dynamic-provider host loads it", () => {
     expect(required.some((file) => file.zod || file.client)).toBe(false);
     expect(checked.some((file) => file.zod)).toBe(true);
     expect(checked.some((file) => file.client)).toBe(false);
+  });
+
+  /** A webhook's diff in a fresh process: its answer's `changes`, and whether the API client was loaded. */
+  function diffInFreshProcess(olds: object, news: object): { changes: boolean; client: boolean } {
+    const script = `
+      const { readFileSync } = require("node:fs");
+      const runtime = require("@service/pulumi/runtime");
+      runtime.webhook.diff("diffed-id", ${JSON.stringify(olds)}, ${JSON.stringify(news)}).then((answer) => {
+        const client = Object.keys(require.cache)
+          .filter((file) => file.includes("/dist/runtime/"))
+          .some((file) => readFileSync(file, "utf8").includes("ServiceClient = class"));
+        process.stdout.write(JSON.stringify({ changes: answer.changes, client }));
+      });`;
+    return JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }));
+  }
+
+  it("compares a webhook's credentials on an unchanged diff without loading the API client", () => {
+    // Every resource of an unchanged preview is diffed, and the credentials are compared with those state
+    // recorded: resolving the settings is enough, and the client's chunk (undici's code with it) is not.
+    const secretKey = "whsec-diff-secret-0123456789";
+    const connection = { token: "diff-token-0123456789", baseUrl: "http://127.0.0.1:8787" };
+    const olds = {
+      webhookUuid: "8f14e45f-ceea-467f-a8f0-6b5a4f5e0c11",
+      endpoint: "https://hooks.example.com/events",
+      channel: "default",
+      filters: [],
+      apiVersion: "2.0",
+      secretKeyHash: hashSecret(secretKey),
+      connection,
+      credentialsHash: credentialsHash(connection),
+    };
+    const news = { endpoint: olds.endpoint, secretKey, filters: [], connection };
+    expect(diffInFreshProcess(olds, news)).toEqual({ changes: false, client: false });
+    const moved = { ...news, connection: { ...connection, token: "other-token-0123456789" } };
+    expect(diffInFreshProcess(olds, moved)).toEqual({ changes: true, client: false });
   });
 
   it("holds neither zod's parser compiler nor its JSON Schema reader, which no provider process uses", () => {

@@ -16,6 +16,7 @@ import { FORM_FACTORS } from "../../../contract/webhooks/requests";
 import { ProcessContext, setProcessContext } from "../../../provider/context/process";
 import { clientFor } from "../../../provider/lifecycle/clients";
 import { withCommonMembers } from "../../../provider/lifecycle/common-members";
+import { credentialsHash } from "../../../provider/lifecycle/credentials-hash";
 import {
   canonicalBaseUrl,
   changedInputs,
@@ -29,7 +30,6 @@ import {
   sameValue,
 } from "../../../provider/lifecycle/input-comparison";
 import type { ResourceProps } from "../../../provider/lifecycle/methods";
-import { credentialsHash } from "../../../provider/lifecycle/ownership";
 import { hashSecret } from "../../../provider/lifecycle/secret-hash";
 import { configureFromStack } from "../../../provider/lifecycle/stack-config";
 import { CustomResource } from "../../../provider/plugin/custom-resource";
@@ -311,7 +311,7 @@ const VERIFICATION: ResourceCase<VerificationMeaning> = {
         expiresAt: inputs.expiresAt,
         timeout: inputs.timeout,
         organization: "acme",
-        credentialsHash: credentialsHash(clientFor(inputs)),
+        credentialsHash: credentialsHash(clientFor(inputs).options),
       },
       inputs,
     ),

@@ -6,7 +6,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ProcessContext, processContext, setProcessContext } from "../../../provider/context/process";
 import { clientFor } from "../../../provider/lifecycle/clients";
-import { credentialsHash } from "../../../provider/lifecycle/ownership";
+import { credentialsHash } from "../../../provider/lifecycle/credentials-hash";
 import { hashSecret } from "../../../provider/lifecycle/secret-hash";
 import { configureFromStack } from "../../../provider/lifecycle/stack-config";
 import { UNKNOWN } from "../../../provider/lifecycle/unknowns";
@@ -127,7 +127,7 @@ describe("webhook diff", () => {
 
   it("updates in place when the credentials move, and only then", async () => {
     configureFromStack({ get: (k) => ({ "service:token": "stack-token-0123456789" })[k] });
-    const recorded = credentialsHash(clientFor({ connection: { token: "old-token-0123456789" } }));
+    const recorded = credentialsHash(clientFor({ connection: { token: "old-token-0123456789" } }).options);
     const moved = await diff(UUID, state({ credentialsHash: recorded }), news());
     expect(moved).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     const kept = await diff(

@@ -1,0 +1,43 @@
+import type { AcceptLanguage, ConnectionInput } from "../../contract/common-types";
+import type { ApiVersion } from "../../contract/versions";
+import { type ClientOptions, type ResolvedOptions, resolveOptions, withTextSettings } from "../client/config";
+import { processContext } from "../context/process";
+import { stackSettings } from "./stack-config";
+
+/** What a resource says about how to reach the service. */
+export interface ClientRequest {
+  readonly connection?: ConnectionInput | undefined;
+  readonly apiVersion?: ApiVersion | undefined;
+  readonly acceptLanguage?: AcceptLanguage | undefined;
+}
+
+/**
+ * The options of one resource's client. Each setting falls back on its own: the resource's `connection`
+ * member, then the stack config read in `configure`, then the SERVICE_* environment variables, then its
+ * default (client/config.ts resolves them). The clock is the process's.
+ */
+export function clientOptions(request: ClientRequest): ClientOptions {
+  const context = processContext();
+  return withTextSettings(
+    {
+      token: request.connection?.token,
+      baseUrl: request.connection?.baseUrl,
+      apiVersion: request.apiVersion,
+      acceptLanguage: request.acceptLanguage,
+      advice: "pulumi",
+      clock: () => context.clock.now(),
+      sleep: (ms) => context.clock.sleep(ms),
+    },
+    stackSettings(),
+  );
+}
+
+/**
+ * The settings one resource's client would resolve, without making the client: a diff compares the
+ * credentials with those state recorded, and must not load the HTTP client to do so.
+ *
+ * @throws ConfigurationError as the client's constructor would, on a missing or malformed setting.
+ */
+export function resolvedSettings(request: ClientRequest): ResolvedOptions {
+  return resolveOptions(clientOptions(request));
+}
