@@ -148,32 +148,14 @@ function discard(file: string): void {
   } catch {}
 }
 
-/** How many modules were loaded when Node's compile cache was last written. */
-let modulesCached = 0;
-
 /**
- * Writes Node's compile cache when a call has loaded modules since the last write. Node writes it only at
- * a normal exit, and the engine stops the host with a signal, so without this no later host would start
- * from compiled code. A diff or create can load more than the first check did, hence the count.
- */
-function flushNodeCompileCache(): void {
-  // The plugin binary (a single-executable application) has a `require` of Node's own modules only, and
-  // no module cache: there is nothing to count, and no compile cache to write.
-  const modules = Object.keys(require.cache ?? {}).length;
-  if (modules === modulesCached) return;
-  modulesCached = modules;
-  const { flushCompileCache } = Module as { flushCompileCache?: () => void };
-  if (flushCompileCache) setImmediate(flushCompileCache).unref();
-}
-
-/**
- * After a lifecycle call of `method` settles (lazy-load.ts): writes Node's compile cache if modules were
- * loaded, and, once the call's answer has gone, saves the code of each chunk whose entry has not yet seen
- * `method`; after the process's first call, it also keeps the folder (`markUsed`, and `prune` if it
- * wrote). A failed write only costs the next process its start.
+ * After a lifecycle call of `method` settles (lazy-load.ts): once the call's answer has gone, saves the
+ * code of each chunk whose entry has not yet seen `method`; after the process's first call, it also keeps
+ * the folder (`markUsed`, and `prune` if it wrote). A failed write only costs the next process its start.
+ * (Node's own compile cache needs nothing here: Node writes each entry as it compiles the module, so a
+ * host stopped by a signal leaves it whole.)
  */
 export function keepCompiledCode(method: string): void {
-  flushNodeCompileCache();
   const stale = loaded.filter((chunk) => !chunk.seen.has(method));
   if (stale.length === 0 && marked) return;
   for (const chunk of stale) chunk.seen.add(method);
