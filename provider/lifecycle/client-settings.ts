@@ -1,7 +1,13 @@
 import type { AcceptLanguage, ConnectionInput } from "../../contract/common-types";
 import type { ApiVersion } from "../../contract/versions";
-import { type ClientOptions, type ResolvedOptions, resolveOptions, withTextSettings } from "../client/config";
-import { processContext } from "../context/process";
+import {
+  type ClientOptions,
+  type ResolvedOptions,
+  resolveOptions,
+  settingsKey,
+  withTextSettings,
+} from "../client/config";
+import { contextKey, processContext } from "../context/process";
 import { stackSettings } from "./stack-config";
 
 /** What a resource says about how to reach the service. */
@@ -32,12 +38,22 @@ export function clientOptions(request: ClientRequest): ClientOptions {
   );
 }
 
+const RESOLVED = contextKey("resolved client settings", () => new Map<string, ResolvedOptions>());
+
 /**
  * The settings one resource's client would resolve, without making the client: a diff compares the
- * credentials with those state recorded, and must not load the HTTP client to do so.
+ * credentials with those state recorded, and must not load the HTTP client to do so. Resolved once per
+ * settings in a process, as clients are made once (every resource of an unchanged preview is diffed).
  *
  * @throws ConfigurationError as the client's constructor would, on a missing or malformed setting.
  */
 export function resolvedSettings(request: ClientRequest): ResolvedOptions {
-  return resolveOptions(clientOptions(request));
+  const options = clientOptions(request);
+  const key = settingsKey(options);
+  const resolved = processContext().get(RESOLVED);
+  const known = resolved.get(key);
+  if (known) return known;
+  const settings = resolveOptions(options);
+  resolved.set(key, settings);
+  return settings;
 }

@@ -2,13 +2,15 @@
  * One table declares every setting (provider/settings/table.ts): each front door's names derive from it
  * (the environment's, stack config's, the provider plugin's configuration and schema, the docs'), a
  * resource's clients are shared only between identical settings, and a client's settings are resolved
- * once. Tested through what users and the engine see: `ENV`, `configure`, `clientFor`, the schema.
+ * once. Tested through what users and the engine see: `ENV`, `configure`, `clientFor` (and
+ * `resolvedSettings`, what a diff compares without a client), the schema.
  */
 import { join } from "node:path";
 import * as fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ENV, ServiceClient } from "../../../provider/client/index";
 import { ProcessContext, processContext, setProcessContext } from "../../../provider/context/process";
+import { resolvedSettings } from "../../../provider/lifecycle/client-settings";
 import { clientFor } from "../../../provider/lifecycle/clients";
 import { configureFromStack, STACK_KEYS } from "../../../provider/lifecycle/stack-config";
 import {
@@ -162,6 +164,31 @@ describe("a resource's client", () => {
           give(name, b);
           if (a === b) expect(clientFor({})).toBe(first);
           else expect(clientFor({})).not.toBe(first);
+        },
+      ),
+      { numRuns: 100 },
+    );
+    vi.unstubAllEnvs();
+  });
+
+  it("has settings that a diff resolves without it: once per settings, as the client resolves them", () => {
+    fc.assert(
+      fc.property(
+        fc
+          .constantFrom(...clientNames)
+          .chain((name) => fc.tuple(fc.constant(name), valuesOf(name)!, valuesOf(name)!)),
+        ([name, a, b]) => {
+          setProcessContext(new ProcessContext());
+          vi.unstubAllEnvs();
+          give(name, a);
+          const first = resolvedSettings({});
+          expect(resolvedSettings({})).toBe(first);
+          const { logger: _, ...resolved } = first;
+          const { logger: __, ...clients } = clientFor({}).options;
+          expect(resolved).toEqual(clients);
+          give(name, b);
+          if (a === b) expect(resolvedSettings({})).toBe(first);
+          else expect(resolvedSettings({})).not.toBe(first);
         },
       ),
       { numRuns: 100 },
