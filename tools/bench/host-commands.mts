@@ -12,16 +12,20 @@
  *
  * Each command's wall time runs from Configure to its last answer; the host's CPU time is its whole life's
  * (its start, the same for both, included); "first answer" is when the sandbox answered the first API
- * call, from when the Creates, Reads or Deletes were sent: a provider's start-up that the calls wait for. Under the engine the same work sits on each command's critical
- * path, beside a second or more of the engine's own, whose noise hides a few milliseconds: this shows them.
- * Medians of `--rounds` (default 9), the two alternating which goes first.
+ * call, from when the Creates, Reads or Deletes were sent: a provider's start-up that the calls wait for.
+ * Under the engine the same work sits on each command's critical path, beside a second or more of the
+ * engine's own, whose noise hides a few milliseconds: this shows them. Medians of `--rounds` (default 9),
+ * the two alternating which goes first, kept in .e2e-work/bench-host.json for docs/performance.md, which
+ * `npm run bench:engine` writes.
  */
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import type { DynamicHost } from "../../test/helpers/dynamic-host.ts";
 import { benchOrganizations, median, startStage } from "./engine-stage.mts";
+import { HOST_RESULTS, type HostRow, type HostRun, hostTable } from "./performance-report.mts";
 
 const require = createRequire(import.meta.url);
 // The compiled helper: this script runs as it is, and the helper is CommonJS TypeScript.
@@ -135,6 +139,7 @@ async function run(variant: Variant, command: Command): Promise<Measure> {
 const windowPassed = () => new Promise((resolve) => setTimeout(resolve, 1_100));
 
 const measured = new Map<string, Measure[]>();
+const started = new Date();
 try {
   for (let round = 0; round < Number(values.rounds); round++) {
     process.stderr.write(`round ${round + 1} of ${values.rounds}\n`);
@@ -150,21 +155,24 @@ try {
   await stage.close();
 }
 
-const ms = (xs: (number | undefined)[]) =>
-  xs.every((x) => x !== undefined) ? median(xs as number[]).toFixed(1) : "-";
-const rows = COMMANDS.map((command) => {
-  const [ours, peer] = VARIANTS.map((v) => measured.get(`${command}\u0000${v}`)!);
-  const ratio = median(ours!.map((m) => m.wallMs)) / median(peer!.map((m) => m.wallMs));
-  const pair = (f: (m: Measure) => number | undefined) => `${ms(ours!.map(f))} / ${ms(peer!.map(f))}`;
-  return `| ${command} | ${ms(ours!.map((m) => m.wallMs))} | ${ms(peer!.map((m) => m.wallMs))} | ${ratio.toFixed(2)} × | ${pair((m) => m.cpuMs)} | ${pair((m) => m.firstAnswerMs)} |`;
+/** The median of `xs`, or undefined when any is missing. */
+const medianOf = (xs: (number | undefined)[]) =>
+  xs.every((x) => x !== undefined) ? median(xs as number[]) : undefined;
+const rows: HostRow[] = COMMANDS.map((command) => {
+  const [ours, peer] = VARIANTS.map((v) => measured.get(`${command}\u0000${v}`)!) as [Measure[], Measure[]];
+  const pair = (f: (m: Measure) => number | undefined) =>
+    [medianOf(ours.map(f)), medianOf(peer.map(f))] as const;
+  return {
+    command,
+    wallMs: [median(ours.map((m) => m.wallMs)), median(peer.map((m) => m.wallMs))],
+    cpuMs: pair((m) => m.cpuMs),
+    firstAnswerMs: pair((m) => m.firstAnswerMs),
+  };
 });
+const hostRun: HostRun = { started: started.toISOString(), rounds: Number(values.rounds), rows };
+mkdirSync(dirname(HOST_RESULTS), { recursive: true });
+writeFileSync(HOST_RESULTS, JSON.stringify(hostRun));
 process.stdout.write(
-  [
-    `Ten webhooks, the dynamic-provider host alone: medians of ${values.rounds} rounds.`,
-    "",
-    "| command | ours ms | peer ms | ours / peer | host CPU ours / peer ms | first answer ours / peer ms |",
-    "| --- | --- | --- | --- | --- | --- |",
-    ...rows,
-    "",
-  ].join("\n"),
+  `Ten webhooks, the dynamic-provider host alone: medians of ${values.rounds} rounds.\n\n${hostTable(rows)}\n\n` +
+    "docs/performance.md shows this table from the next `npm run bench:engine`.\n",
 );

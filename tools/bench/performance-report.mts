@@ -2,7 +2,7 @@
  * The tables `npm run bench:engine` prints, and docs/performance.md, which it writes with a chart of the
  * fleet's `up` against the number of organizations (docs/performance-fleet.svg, drawn here as plain SVG).
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -30,6 +30,60 @@ export interface FleetRow {
   readonly organizations: number;
   readonly variant: "dynamic" | "plugin" | "python" | "nothing" | "floor";
   readonly byCommand: Record<"up" | "preview (unchanged)" | "refresh" | "destroy", readonly Loaded[]>;
+}
+
+/** Where `npm run bench:host` keeps its last run (git-ignored), for this page to show. */
+export const HOST_RESULTS = join(root, ".e2e-work/bench-host.json");
+
+/** One command of `npm run bench:host`: medians in milliseconds, ours and the peer's. */
+export interface HostRow {
+  readonly command: string;
+  readonly wallMs: readonly [number, number];
+  readonly cpuMs: readonly [number | undefined, number | undefined];
+  readonly firstAnswerMs: readonly [number | undefined, number | undefined];
+}
+
+/** A run of `npm run bench:host`. */
+export interface HostRun {
+  readonly started: string;
+  readonly rounds: number;
+  readonly rows: readonly HostRow[];
+}
+
+const ms = (x: number | undefined) => (x === undefined ? "-" : x.toFixed(1));
+
+/** The table `npm run bench:host` prints: each command in the host alone, ours beside the peer. */
+export function hostTable(rows: readonly HostRow[]): string {
+  return markdownTable(
+    [
+      "command",
+      "ours ms",
+      "peer ms",
+      "ours / peer",
+      "host CPU ours / peer ms",
+      "first answer ours / peer ms",
+    ],
+    rows.map(({ command, wallMs, cpuMs, firstAnswerMs }) => [
+      command,
+      ms(wallMs[0]),
+      ms(wallMs[1]),
+      `${(wallMs[0] / wallMs[1]).toFixed(2)} ×`,
+      `${ms(cpuMs[0])} / ${ms(cpuMs[1])}`,
+      `${ms(firstAnswerMs[0])} / ${ms(firstAnswerMs[1])}`,
+    ]),
+  );
+}
+
+/** What this page says of the host alone: the last `npm run bench:host` on this machine, if there is one. */
+function hostSection(): string {
+  if (!existsSync(HOST_RESULTS))
+    return "`npm run bench:host` has not run on this machine: run it before `npm run bench:engine` to show its table here.";
+  const run = JSON.parse(readFileSync(HOST_RESULTS, "utf8")) as HostRun;
+  return [
+    `\`npm run bench:host\` (${run.started.slice(0, 16).replace("T", " ")} UTC, medians of ${run.rounds} rounds) drives the real dynamic-provider host over gRPC without the engine, whose own second per command hides these milliseconds; "first answer" is when the sandbox answered the first API call, from when the calls were sent:`,
+    "",
+    hostTable(run.rows),
+  ].join("\n");
 }
 
 const s = (ms: number) => (ms / 1000).toFixed(2);
@@ -358,17 +412,19 @@ ${fleetGoals(run.fleet).join("\n")}
   the host keeps V8's code of the runtime's chunks after a call has run it
   (\`provider/context/run-code-cache.ts\`): Node's cache holds only what compiles as a file loads, and V8
   compiles a function on its first call, so every host compiled zod's parser, undici and the lifecycles
-  again. For ten deletes in the host, the first request now leaves about 20 ms after the first Delete
-  arrives (26 before; the peer's, 13) and the last answer comes after about 50 ms (64 before; the peer's,
-  45). \`npm run bench:host\` drives the real dynamic-provider host over gRPC without the engine, whose
-  own second per command hides these milliseconds: for ten webhooks, ours against the peer (medians of 9
-  rounds), preview 52 against 39 ms, up 107 against 98, an unchanged preview 84 against 59, refresh 62
-  against 74, destroy 75 against 66 (before the cuts described here: 62, 138, 101, 82 and 92). What remains
-  is the first call's reading back of that code (about 5 ms for zod and the client) and the running of
-  zod's schema constructors.
+  again. The chunks are read whole as they load, so they carry no doc comments, and their code escapes
+  what is not ASCII (V8 keeps any other source at two bytes per character), and undici's four HTTP parsers (310 KB of WebAssembly
+  text, of which a process runs one) stay in the installed undici, required when undici asks: the
+  client's chunk went from 726 to 363 KB, and in the host the first of ten deletes' requests left 19 ms
+  after the first Delete arrived instead of 24 (the peer's, 13). A diff compares the credentials with
+  those state recorded from the resolved settings, so an unchanged preview never loads the client. What
+  remains before the first request is reading back the kept code (about 5 ms for zod and the client) and
+  running zod's schema constructors, where the peer loads Node's own \`fetch\`, precompiled in Node.
 - **Checks run one at a time.** The engine asks for each resource's Check in turn, before it plans the
   resource, so a check's time counts once per resource on every command's critical path; after the first
   (which loads the schemas, about 17 ms of CPU), one of ours takes about 1 ms.
+
+${hostSection()}
 
 ## Which path to pick
 
