@@ -102,7 +102,7 @@ export async function coldStartRun(ourText: string): Promise<void> {
   report("compile cache empty (a first run):", await pairs(ourText, trivialText, (i) => coldDirs[i]!));
   const written = coldDirs.map(filesUnder);
   console.log(
-    `    files the host left in its compile cache: ${Math.min(...written)} to ${Math.max(...written)} (Node writes each entry as it compiles a module, and the runtime its kept code after the first Check)`,
+    `    files the host left in its compile cache: ${Math.min(...written)} to ${Math.max(...written)} (the runtime writes it after the first Check: the engine stops the host with a signal, and Node writes the cache by itself only at a normal exit)`,
   );
 
   const reused = freshTmp();

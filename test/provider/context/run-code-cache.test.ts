@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import {
   cpSync,
   mkdirSync,
@@ -160,6 +160,35 @@ describe("the runtime bundle's code, kept after it ran", () => {
     expect(runInHost("check", { NODE_COMPILE_CACHE: nodeCache })).toEqual(answer);
     expect(readdirSync(folder).sort()).toEqual([...written].sort());
     for (const entry of written) expect(statSync(join(folder, entry)).isDirectory()).toBe(true);
+  });
+
+  it("writes Node's compile cache after a call, which a host stopped by a signal would not have written", async () => {
+    // Node writes its cache at a normal exit only, and the engine stops hosts with a signal.
+    const nodeEntries = () =>
+      readdirSync(nodeCache, { recursive: true, encoding: "utf8" }).filter(
+        (file) => !file.includes("service-pulumi-run-code") && statSync(join(nodeCache, file)).isFile(),
+      );
+    /** Runs `call` in a host-like process, and stops it with SIGKILL from outside once it has settled. */
+    const killedAfter = async (call: string) => {
+      const host = spawn(
+        process.execPath,
+        [
+          "-e",
+          `const runtime = require("@service/pulumi/runtime");
+          setInterval(() => {}, 1000);
+          ${call}.then(() => setImmediate(() => setImmediate(() => process.stdout.write("settled\\n"))));`,
+        ],
+        { env: { ...process.env, NODE_COMPILE_CACHE: nodeCache }, stdio: ["ignore", "pipe", "inherit"] },
+      );
+      await new Promise<void>((resolve) => host.stdout.on("data", () => resolve()));
+      const stopped = new Promise((resolve) => host.once("exit", (_code, signal) => resolve(signal)));
+      host.kill("SIGKILL");
+      expect(await stopped).toBe("SIGKILL");
+    };
+    await killedAfter("Promise.resolve()");
+    expect(nodeEntries()).toEqual([]);
+    await killedAfter(`runtime.webhook.check({}, { channel: "" })`);
+    expect(nodeEntries().length).toBeGreaterThan(0);
   });
 
   it("keeps nothing when Node's compile cache is off", () => {
