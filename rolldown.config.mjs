@@ -49,21 +49,6 @@ const compileWrappersWhenRun = {
 };
 
 /**
- * undici's HTTP/1 parsers are WebAssembly, each a module of base64 text: llhttp with and without SIMD,
- * and milo (only under UNDICI_USE_MILO) likewise: 310 KB of the client chunk's 670. A process needs one
- * of them, at its first connection, yet read all four with the chunk, which is read whole. Left to the
- * install (undici is a dependency of the package), each is required from node_modules when undici asks.
- */
-const parsersFromInstall = {
-  name: "undici-parsers-from-install",
-  resolveId(source, importer) {
-    if (!importer || !/[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]/.test(importer)) return null;
-    const parser = /^\.\.\/(llhttp\/llhttp(?:_simd)?-wasm|milo\/(?:no-)?simd)\.js$/.exec(source);
-    return parser ? { id: `undici/lib/${parser[1]}.js`, external: true } : null;
-  },
-};
-
-/**
  * One bundle of `entry` into `dir`; `undici` is what of undici stays external, and `first` the modules
  * the entry runs before anything else. The bundler puts the requires of an entry's chunks ahead of the
  * entry's own code, so a module that must come first (such as the one that turns on Node's compile cache,
@@ -94,7 +79,8 @@ const bundle = (entry, dir, undici, first, plugins = []) => ({
     keepNames: true,
     // Every process reads a chunk whole as it loads it: the TSDoc is for the sources' readers (the bundle
     // maps to them), and V8 keeps a source with any other character than ASCII at two bytes per character.
-    comments: { legal: true, annotation: false, jsdoc: false },
+    // Annotations stay, for the bundlers of programs that bundle the package.
+    comments: { legal: true, annotation: true, jsdoc: false },
     charset: "ascii",
     banner: (chunk) =>
       chunk.isEntry && chunk.name === "index"
@@ -120,7 +106,7 @@ export default [
         call: ".cacheRunCode(__dirname)",
       },
     ],
-    [parsersFromInstall, compileWrappersWhenRun],
+    [compileWrappersWhenRun],
   ),
   bundle("provider/index.ts", "dist/main", /^undici(\/|$)/, [compileCache]),
 ];
