@@ -25,7 +25,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import type { DynamicHost } from "../../test/helpers/dynamic-host.ts";
 import { benchOrganizations, median, startStage } from "./engine-stage.mts";
-import { HOST_RESULTS, type HostRow, type HostRun, hostTable } from "./performance-report.mts";
+import { currentCommit, HOST_RESULTS, type HostRow, type HostRun, hostTable } from "./performance-report.mts";
 
 const require = createRequire(import.meta.url);
 // The compiled helper: this script runs as it is, and the helper is CommonJS TypeScript.
@@ -169,7 +169,12 @@ const rows: HostRow[] = COMMANDS.map((command) => {
     firstAnswerMs: pair((m) => m.firstAnswerMs),
   };
 });
-const hostRun: HostRun = { started: started.toISOString(), rounds: Number(values.rounds), rows };
+const hostRun: HostRun = {
+  started: started.toISOString(),
+  commit: currentCommit(),
+  rounds: Number(values.rounds),
+  rows,
+};
 mkdirSync(dirname(HOST_RESULTS), { recursive: true });
 writeFileSync(HOST_RESULTS, JSON.stringify(hostRun));
 process.stdout.write(

@@ -2,6 +2,7 @@
  * The tables `npm run bench:engine` prints, and docs/performance.md, which it writes with a chart of the
  * fleet's `up` against the number of organizations (docs/performance-fleet.svg, drawn here as plain SVG).
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
@@ -46,6 +47,8 @@ export interface HostRow {
 /** A run of `npm run bench:host`. */
 export interface HostRun {
   readonly started: string;
+  /** The commit measured, and whether the tree had changes beside it. */
+  readonly commit: string;
   readonly rounds: number;
   readonly rows: readonly HostRow[];
 }
@@ -74,13 +77,24 @@ export function hostTable(rows: readonly HostRow[]): string {
   );
 }
 
+/** The commit checked out, with "+changes" when the tree differs from it. */
+export function currentCommit(): string {
+  try {
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: root, encoding: "utf8" }).trim();
+    return `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain") ? "+changes" : ""}`;
+  } catch {
+    return "unknown";
+  }
+}
+
 /** What this page says of the host alone: the last `npm run bench:host` on this machine, if there is one. */
 function hostSection(): string {
   if (!existsSync(HOST_RESULTS))
     return "`npm run bench:host` has not run on this machine: run it before `npm run bench:engine` to show its table here.";
   const run = JSON.parse(readFileSync(HOST_RESULTS, "utf8")) as HostRun;
+  const measured = run.commit === currentCommit() ? "this commit" : `commit ${run.commit}`;
   return [
-    `\`npm run bench:host\` (${run.started.slice(0, 16).replace("T", " ")} UTC, medians of ${run.rounds} rounds) drives the real dynamic-provider host over gRPC without the engine, whose own second per command hides these milliseconds; "first answer" is when the sandbox answered the first API call, from when the calls were sent:`,
+    `\`npm run bench:host\` (${run.started.slice(0, 16).replace("T", " ")} UTC, ${measured}, medians of ${run.rounds} rounds) drives the real dynamic-provider host over gRPC without the engine, whose own second per command hides these milliseconds; "first answer" is when the sandbox answered the first API call, from when the calls were sent:`,
     "",
     hostTable(run.rows),
   ].join("\n");
@@ -210,14 +224,16 @@ export function fleetGoals(rows: readonly FleetRow[]): string[] {
         .map((m) => m.providerRssMb),
     );
   const limit = 1.5 * up(large, "nothing") + 1000;
+  // Runs from before the Python fleet was measured have no row of it.
+  const python = rows.some((r) => r.variant === "python");
   const growth = (variant: FleetRow["variant"]) => rss(large, variant) - rss(small, variant);
   const refreshListings = pick(row(large, "dynamic").byCommand.refresh, (m) => m.listings);
   const previewCalls = rows
     .filter((r) => r.variant !== "nothing" && r.variant !== "floor")
     .map((r) => pick(r.byCommand["preview (unchanged)"], (m) => m.calls));
   return [
-    `- \`up\` at N = ${large}: ${s(up(large, "dynamic"))} s through the dynamic resources, ${s(up(large, "plugin"))} s through the plugin, ${s(up(large, "python"))} s from Python through the plugin; goal at most 1.5 × the do-nothing provider's ${s(up(large, "nothing"))} s + 1 s = ${s(limit)} s.`,
-    `- provider memory from N = ${small} to ${large}: +${growth("dynamic").toFixed(0)} MB (dynamic), +${growth("plugin").toFixed(0)} MB (plugin), +${growth("python").toFixed(0)} MB (the plugin under Python), against +${growth("nothing").toFixed(0)} MB for the do-nothing provider; goal at most 20 MB more than it.`,
+    `- \`up\` at N = ${large}: ${s(up(large, "dynamic"))} s through the dynamic resources, ${s(up(large, "plugin"))} s through the plugin${python ? `, ${s(up(large, "python"))} s from Python through the plugin` : ""}; goal at most 1.5 × the do-nothing provider's ${s(up(large, "nothing"))} s + 1 s = ${s(limit)} s.`,
+    `- provider memory from N = ${small} to ${large}: +${growth("dynamic").toFixed(0)} MB (dynamic), +${growth("plugin").toFixed(0)} MB (plugin)${python ? `, +${growth("python").toFixed(0)} MB (the plugin under Python)` : ""}, against +${growth("nothing").toFixed(0)} MB for the do-nothing provider; goal at most 20 MB more than it.`,
     `- an unchanged preview: ${Math.max(...previewCalls)} calls at most, at every size (goal 0), and it proposes nothing (\`--expect-no-changes\`).`,
     `- refresh at N = ${large}: ${refreshListings} listings (goal ${2 * large}: one of webhooks and one of domains per organization).`,
   ];
@@ -242,12 +258,16 @@ function pathAdvice(rows: readonly FleetRow[]): string {
     ).toFixed(0);
   const measured = `Measured: \`up\` took ${s(dynamicSmall)} s (dynamic) against ${s(pluginSmall)} s (plugin) at N = ${small}, and ${s(dynamicLarge)} s against ${s(pluginLarge)} s at N = ${large}, where the provider's process peaked at ${rss("dynamic")} MB (dynamic) and ${rss("plugin")} MB (plugin, which also constructs every Domain component in its own process).`;
   const pluginAhead = pluginLarge < 0.9 * dynamicLarge;
-  const python = `From Python, the same fleet through the plugin: \`up\` ${s(up(small, "python"))} s at N = ${small} and ${s(up(large, "python"))} s at N = ${large}, the plugin's process at ${rss("python")} MB, against ${s(pluginLarge)} s for the TypeScript program on the plugin.`;
+  const python = rows.some((r) => r.variant === "python")
+    ? [
+        `From Python, the same fleet through the plugin: \`up\` ${s(up(small, "python"))} s at N = ${small} and ${s(up(large, "python"))} s at N = ${large}, the plugin's process at ${rss("python")} MB, against ${s(pluginLarge)} s for the TypeScript program on the plugin.`,
+        "",
+      ]
+    : [];
   return [
     measured,
     "",
-    python,
-    "",
+    ...python,
     "- **The dynamic resources** are the default: nothing to declare in `Pulumi.yaml`, types and TSDoc in",
     "  the editor, and the program's own checks (the webhook quota counted before anything is registered).",
     "  They need no plugin process, and their stored provider is one line.",
@@ -296,7 +316,10 @@ export function fleetChart(rows: readonly FleetRow[]): string {
     `<text x="${(left + width - right) / 2}" y="${height - 6}" text-anchor="middle">organizations (a Domain and 10 Webhooks each)</text>`,
     `<text transform="translate(14 ${(top + height - bottom) / 2}) rotate(-90)" text-anchor="middle">pulumi up, seconds</text>`,
   );
-  for (const [i, variant] of (Object.keys(colours) as FleetRow["variant"][]).entries()) {
+  const drawn = (Object.keys(colours) as FleetRow["variant"][]).filter((variant) =>
+    rows.some((r) => r.variant === variant),
+  );
+  for (const [i, variant] of drawn.entries()) {
     const points = sizes.map((n) => {
       const row = rows.find((r) => r.organizations === n && r.variant === variant)!;
       return [x(n), y(pick(row.byCommand.up, (m) => m.wallMs) / 1000)] as const;
@@ -413,12 +436,10 @@ ${fleetGoals(run.fleet).join("\n")}
   (\`provider/context/run-code-cache.ts\`): Node's cache holds only what compiles as a file loads, and V8
   compiles a function on its first call, so every host compiled zod's parser, undici and the lifecycles
   again. The chunks are read whole as they load, so they carry no doc comments, and their code escapes
-  what is not ASCII (V8 keeps any other source at two bytes per character), and undici's four HTTP parsers (310 KB of WebAssembly
-  text, of which a process runs one) stay in the installed undici, required when undici asks: the
-  client's chunk went from 726 to 363 KB, and in the host the first of ten deletes' requests left 19 ms
-  after the first Delete arrived instead of 24 (the peer's, 13). A diff compares the credentials with
-  those state recorded from the resolved settings, so an unchanged preview never loads the client. What
-  remains before the first request is reading back the kept code (about 5 ms for zod and the client) and
+  what is not ASCII (V8 keeps any other source at two bytes per character): the two largest, zod's and
+  the client's, load in a sixth to a quarter less time for it. A diff compares the credentials with those
+  state recorded from the resolved settings, so an unchanged preview never loads the client. What remains
+  before the first request is reading back the kept code (a few milliseconds for zod and the client) and
   running zod's schema constructors, where the peer loads Node's own \`fetch\`, precompiled in Node.
 - **Checks run one at a time.** The engine asks for each resource's Check in turn, before it plans the
   resource, so a check's time counts once per resource on every command's critical path; after the first
