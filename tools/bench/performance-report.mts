@@ -53,7 +53,8 @@ export interface HostRun {
   readonly rows: readonly HostRow[];
 }
 
-const ms = (x: number | undefined) => (x === undefined ? "-" : x.toFixed(1));
+// A median that was missing is null once read back from JSON.
+const ms = (x: number | null | undefined) => (x == null ? "-" : x.toFixed(1));
 
 /** The table `npm run bench:host` prints: each command in the host alone, ours beside the peer. */
 export function hostTable(rows: readonly HostRow[]): string {
