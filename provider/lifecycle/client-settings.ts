@@ -22,7 +22,7 @@ export interface ClientRequest {
  * member, then the stack config read in `configure`, then the SERVICE_* environment variables, then its
  * default (client/config.ts resolves them). The clock is the process's.
  */
-export function clientOptions(request: ClientRequest): ClientOptions {
+function clientOptions(request: ClientRequest): ClientOptions {
   const context = processContext();
   return withTextSettings(
     {
@@ -38,7 +38,23 @@ export function clientOptions(request: ClientRequest): ClientOptions {
   );
 }
 
-const RESOLVED = contextKey("resolved client settings", () => new Map<string, ResolvedOptions>());
+/**
+ * What `make` builds from the options of a resource's client, built once per settings in a process,
+ * under the key clients are shared by, and kept in the process context as `description`.
+ */
+export function perSettings<T>(
+  description: string,
+  make: (options: ClientOptions) => T,
+): (request: ClientRequest) => T {
+  const built = contextKey(description, () => new Map<string, T>());
+  return (request) => {
+    const options = clientOptions(request);
+    const key = settingsKey(options);
+    const values = processContext().get(built);
+    if (!values.has(key)) values.set(key, make(options));
+    return values.get(key)!;
+  };
+}
 
 /**
  * The settings one resource's client would resolve, without making the client: a diff compares the
@@ -47,13 +63,7 @@ const RESOLVED = contextKey("resolved client settings", () => new Map<string, Re
  *
  * @throws ConfigurationError as the client's constructor would, on a missing or malformed setting.
  */
-export function resolvedSettings(request: ClientRequest): ResolvedOptions {
-  const options = clientOptions(request);
-  const key = settingsKey(options);
-  const resolved = processContext().get(RESOLVED);
-  const known = resolved.get(key);
-  if (known) return known;
-  const settings = resolveOptions(options);
-  resolved.set(key, settings);
-  return settings;
-}
+export const resolvedSettings: (request: ClientRequest) => ResolvedOptions = perSettings(
+  "resolved client settings",
+  (options) => resolveOptions(options),
+);

@@ -1,30 +1,19 @@
 import { ServiceClient } from "../client/client";
-import { settingsKey } from "../client/config";
-import { contextKey, processContext } from "../context/process";
 import { ConfigurationError } from "../errors/base";
 import { schemaOf } from "../settings/schema-kit";
 import { SETTINGS, stackKey, textOf } from "../settings/table";
-import { type ClientRequest, clientOptions } from "./client-settings";
+import { type ClientRequest, perSettings } from "./client-settings";
 import { stackSettings } from "./stack-config";
-
-const CLIENTS = contextKey("API clients per credentials", () => new Map<string, ServiceClient>());
 
 /**
  * The client for one resource, with the options client-settings.ts gives it. Clients are shared per
  * settings, so their pool is too; each waits on its token's limiter in the process context like every
  * client of the process.
  */
-export function clientFor(request: ClientRequest): ServiceClient {
-  const options = clientOptions(request);
-  const key = settingsKey(options);
-  const clients = processContext().get(CLIENTS);
-  let client = clients.get(key);
-  if (!client) {
-    client = new ServiceClient(options);
-    clients.set(key, client);
-  }
-  return client;
-}
+export const clientFor: (request: ClientRequest) => ServiceClient = perSettings(
+  "API clients per credentials",
+  (options) => new ServiceClient(options),
+);
 
 /** A stable key for "the same service and credentials", for sharing listings and locks. */
 export function credentialKey(client: ServiceClient): string {

@@ -149,7 +149,8 @@ describe("a resource's client", () => {
     expect(clientNames.filter((name) => valuesOf(name) === undefined)).toEqual([]);
   });
 
-  it("is shared by resources whose settings are the same, and by no two that differ in any one setting", () => {
+  /** `check` of any one client setting and two values of it (at times the same), in a fresh process context. */
+  function eachSettingTwice(check: (name: ClientSettingName, a: string, b: string) => void): void {
     fc.assert(
       fc.property(
         fc
@@ -158,42 +159,37 @@ describe("a resource's client", () => {
         ([name, a, b]) => {
           setProcessContext(new ProcessContext());
           vi.unstubAllEnvs();
-          give(name, a);
-          const first = clientFor({});
-          expect(clientFor({})).toBe(first);
-          give(name, b);
-          if (a === b) expect(clientFor({})).toBe(first);
-          else expect(clientFor({})).not.toBe(first);
+          check(name, a, b);
         },
       ),
       { numRuns: 100 },
     );
     vi.unstubAllEnvs();
+  }
+
+  it("is shared by resources whose settings are the same, and by no two that differ in any one setting", () => {
+    eachSettingTwice((name, a, b) => {
+      give(name, a);
+      const first = clientFor({});
+      expect(clientFor({})).toBe(first);
+      give(name, b);
+      if (a === b) expect(clientFor({})).toBe(first);
+      else expect(clientFor({})).not.toBe(first);
+    });
   });
 
   it("has settings that a diff resolves without it: once per settings, as the client resolves them", () => {
-    fc.assert(
-      fc.property(
-        fc
-          .constantFrom(...clientNames)
-          .chain((name) => fc.tuple(fc.constant(name), valuesOf(name)!, valuesOf(name)!)),
-        ([name, a, b]) => {
-          setProcessContext(new ProcessContext());
-          vi.unstubAllEnvs();
-          give(name, a);
-          const first = resolvedSettings({});
-          expect(resolvedSettings({})).toBe(first);
-          const { logger: _, ...resolved } = first;
-          const { logger: __, ...clients } = clientFor({}).options;
-          expect(resolved).toEqual(clients);
-          give(name, b);
-          if (a === b) expect(resolvedSettings({})).toBe(first);
-          else expect(resolvedSettings({})).not.toBe(first);
-        },
-      ),
-      { numRuns: 100 },
-    );
-    vi.unstubAllEnvs();
+    eachSettingTwice((name, a, b) => {
+      give(name, a);
+      const first = resolvedSettings({});
+      expect(resolvedSettings({})).toBe(first);
+      const { logger: _, ...resolved } = first;
+      const { logger: __, ...clients } = clientFor({}).options;
+      expect(resolved).toEqual(clients);
+      give(name, b);
+      if (a === b) expect(resolvedSettings({})).toBe(first);
+      else expect(resolvedSettings({})).not.toBe(first);
+    });
   });
 
   it("resolves its settings once: the stack's over the environment's, each converted to the option's unit", () => {
