@@ -1,7 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { AcceptLanguage, ConnectionInput } from "../../contract/common-types";
-import { withSecretConnection, withSecretOutputs } from "../resource-kit/options";
-import { withStoredProvider } from "../resource-kit/stored-provider";
+import { withSecretConnection } from "../resource-kit/options";
+import { plainPromiseTraces } from "../resource-kit/promise-traces";
+import { dynamicResourceArgs } from "../resource-kit/stored-provider";
 import { domainRegistration, domainVerification } from "./declaration";
 
 /** The members every domain step takes; a change to them updates in place. */
@@ -39,19 +40,26 @@ export class DomainRegistration extends pulumi.CustomResource {
    * @param opts - Resource options.
    */
   constructor(name: string, args: DomainRegistrationArgs, opts: pulumi.CustomResourceOptions = {}) {
-    super(
-      domainRegistration.token,
-      name,
-      withStoredProvider(domainRegistration.key, {
-        ...withSecretConnection(args),
-        url: undefined,
-        verifier: undefined,
-        key: undefined,
-        registerToken: undefined,
-        expiresAt: undefined,
-      }),
-      withSecretOutputs(opts, domainRegistration.secrets.outputs),
-    );
+    const restore = plainPromiseTraces();
+    try {
+      super(
+        ...dynamicResourceArgs(
+          domainRegistration,
+          name,
+          {
+            ...withSecretConnection(args),
+            url: undefined,
+            verifier: undefined,
+            key: undefined,
+            registerToken: undefined,
+            expiresAt: undefined,
+          },
+          opts,
+        ),
+      );
+    } finally {
+      restore();
+    }
   }
 }
 
@@ -90,17 +98,24 @@ export class DomainVerification extends pulumi.CustomResource {
    * @param opts - Resource options; give it `dependsOn` on the resource that publishes the file.
    */
   constructor(name: string, args: DomainVerificationArgs, opts: pulumi.CustomResourceOptions = {}) {
-    super(
-      domainVerification.token,
-      name,
-      withStoredProvider(domainVerification.key, {
-        ...withSecretConnection(args),
-        registerToken: args.registerToken === undefined ? undefined : pulumi.secret(args.registerToken),
-        domainUuid: undefined,
-        status: undefined,
-        createTime: undefined,
-      }),
-      withSecretOutputs(opts, domainVerification.secrets.outputs),
-    );
+    const restore = plainPromiseTraces();
+    try {
+      super(
+        ...dynamicResourceArgs(
+          domainVerification,
+          name,
+          {
+            ...withSecretConnection(args),
+            ...(args.registerToken === undefined ? {} : { registerToken: pulumi.secret(args.registerToken) }),
+            domainUuid: undefined,
+            status: undefined,
+            createTime: undefined,
+          },
+          opts,
+        ),
+      );
+    } finally {
+      restore();
+    }
   }
 }

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { withSecretOutputs } from "../resource-kit/options";
-import { withStoredProvider } from "../resource-kit/stored-provider";
+import { plainPromiseTraces } from "../resource-kit/promise-traces";
+import { dynamicResourceArgs } from "../resource-kit/stored-provider";
 import { verificationFile } from "./declaration";
 import type { Publisher } from "./publisher";
 
@@ -25,17 +25,23 @@ export class VerificationFile extends pulumi.CustomResource {
    * @param opts - Resource options.
    */
   constructor(name: string, args: VerificationFileArgs, opts: pulumi.CustomResourceOptions = {}) {
-    super(
-      verificationFile.token,
-      name,
-      withStoredProvider(verificationFile.key, {
-        ...args,
-        content: pulumi.secret(args.content),
-        path: undefined,
-        contentHash: undefined,
-      }),
-      withSecretOutputs(opts, verificationFile.secrets.outputs),
-    );
+    const restore = plainPromiseTraces();
+    try {
+      super(
+        ...dynamicResourceArgs(
+          verificationFile,
+          name,
+          {
+            ...args,
+            content: pulumi.secret(args.content),
+            path: undefined,
+          },
+          opts,
+        ),
+      );
+    } finally {
+      restore();
+    }
   }
 }
 

@@ -12,9 +12,13 @@ export function withSecretOutputs<T extends pulumi.CustomResourceOptions>(
   };
 }
 
-/** Marks the `connection` input secret, whatever the caller passed. */
+/**
+ * Marks the `connection` input secret, whatever the caller passed; left out when not given, since every
+ * property a resource registers costs the SDK four promises (and `connection` is no declared output).
+ */
 export function withSecretConnection<T extends { readonly connection?: pulumi.Input<ConnectionInput> }>(
   args: T,
 ): T {
-  return { ...args, connection: args.connection === undefined ? undefined : pulumi.secret(args.connection) };
+  const { connection, ...rest } = args;
+  return (connection === undefined ? rest : { ...rest, connection: pulumi.secret(connection) }) as T;
 }

@@ -1,4 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
+import type { DeclaredResource } from "./declaration";
+import { withSecretOutputs } from "./options";
 
 /**
  * The dynamic provider of a resource type as the stack's state stores it (`__provider`, in the inputs and
@@ -14,11 +16,21 @@ export function storedProviderText(key: string): string {
 }
 
 /**
- * The inputs to register a dynamic resource of this package with (`pulumi.CustomResource` under its
- * `pulumi-nodejs:dynamic` type token, as `pulumi.dynamic.Resource` registers one): `props` and, as
- * `__provider`, `storedProviderText` rather than a serialized closure, which also spares the program
- * loading Pulumi's closure serializer.
+ * What one of this package's dynamic resource classes passes to `pulumi.CustomResource`, as
+ * `pulumi.dynamic.Resource` would register it: the type's `pulumi-nodejs:dynamic` token, the name, `props`
+ * with `storedProviderText` as `__provider` rather than a serialized closure (which also spares the
+ * program loading Pulumi's closure serializer), and the options with the type's secret outputs added.
  */
-export function withStoredProvider(key: string, props: pulumi.Inputs): pulumi.Inputs {
-  return { ...props, __provider: storedProviderText(key) };
+export function dynamicResourceArgs(
+  declared: DeclaredResource,
+  name: string,
+  props: pulumi.Inputs,
+  opts: pulumi.CustomResourceOptions,
+): [string, string, pulumi.Inputs, pulumi.CustomResourceOptions] {
+  return [
+    declared.token,
+    name,
+    { ...props, __provider: storedProviderText(declared.key) },
+    withSecretOutputs(opts, declared.secrets.outputs),
+  ];
 }

@@ -1,0 +1,106 @@
+/**
+ * This package's resource classes as a TypeScript program constructs them, under Pulumi's mocks.
+ *
+ * - Each class exposes as outputs exactly what the provider's schema declares for its type, and the
+ *   inputs it was given. Regression: a Webhook given no `channel` or `apiVersion` had no such output (its
+ *   type said `Output<string>`, its value was undefined), and each carried outputs no type declared
+ *   (`secretKeyHash`, and `connection` when none was given).
+ * - While one is constructed, the SDK's promise traces are formatted plainly, and every other trace,
+ *   the resource's source position among them, by the process's formatter (promise-traces.ts).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { HOST, webhookArgs } from "../../helpers/fixtures";
+import { mockedPulumi, serviceOutputs, settled } from "../../helpers/mocks";
+
+const SCHEMA = JSON.parse(readFileSync(join(__dirname, "../../../schema.json"), "utf8")) as {
+  resources: Record<string, { properties: Record<string, unknown> }>;
+};
+const declaredOutputs = (type: string) => Object.keys(SCHEMA.resources[`service:index:${type}`]!.properties);
+
+/** Each class with only its required inputs. */
+function constructions(service: ReturnType<typeof mockedPulumi>["service"]) {
+  const registration = { domainName: HOST };
+  return {
+    Webhook: { inputs: webhookArgs(), make: () => new service.Webhook("hook", webhookArgs()) },
+    DomainRegistration: {
+      inputs: registration,
+      make: () => new service.DomainRegistration("registration", registration),
+    },
+    DomainVerification: {
+      inputs: registration,
+      make: () => new service.DomainVerification("verification", registration),
+    },
+    VerificationFile: {
+      inputs: { directory: "/srv/www", key: "k", content: "c" },
+      make: () => new service.VerificationFile("file", { directory: "/srv/www", key: "k", content: "c" }),
+    },
+  };
+}
+
+describe("the resource classes' outputs", () => {
+  it("are what the schema declares for each type, and the inputs given, with only the required inputs", async () => {
+    const { pulumi, service } = mockedPulumi({ outputs: serviceOutputs });
+    for (const [type, { inputs, make }] of Object.entries(constructions(service))) {
+      const resource = make() as unknown as Record<string, unknown>;
+      const outputs = Object.keys(resource).filter(
+        (key) =>
+          pulumi.Output.isInstance(resource[key]) && !["urn", "id"].includes(key) && !key.startsWith("__"),
+      );
+      expect(outputs.sort(), type).toEqual(
+        [...new Set([...declaredOutputs(type), ...Object.keys(inputs)])].sort(),
+      );
+    }
+  });
+
+  it("include a Webhook's channel and apiVersion left out, with the values the provider answered", async () => {
+    const { pulumi, service } = mockedPulumi({
+      outputs: (args) => (args.type.endsWith(":Webhook") ? { channel: "default", apiVersion: "2.0" } : {}),
+    });
+    const hook = new service.Webhook("hook", webhookArgs());
+    expect(await settled(pulumi, [hook.channel, hook.apiVersion])).toEqual(["default", "2.0"]);
+  });
+});
+
+describe("the stack traces formatted while a resource is constructed", () => {
+  /** The first frame of each trace the process's formatter was asked for; it stands in for source-map-support. */
+  let asked: string[];
+  let formatter: (error: Error, sites: NodeJS.CallSite[]) => unknown;
+  let previous: typeof Error.prepareStackTrace;
+  beforeEach(() => {
+    previous = Error.prepareStackTrace;
+    asked = [];
+    formatter = (error, sites) => {
+      asked.push(sites[0]?.getFunctionName() ?? "");
+      return `${error}\n    at ${sites.join("\n    at ")}`;
+    };
+    Error.prepareStackTrace = formatter;
+  });
+  afterEach(() => {
+    Error.prepareStackTrace = previous;
+    vi.unstubAllEnvs();
+  });
+
+  it("leave the SDK's promise traces plain, and send the source position to the formatter", () => {
+    const { service } = mockedPulumi();
+    new service.Webhook("hook", webhookArgs());
+    new service.Domain("domain", { domainName: HOST, publish: service.directoryPublisher("/srv/www") });
+    expect(asked).toContain("callsites");
+    expect(asked).not.toContain("debuggablePromise");
+    expect(Error.prepareStackTrace).toBe(formatter);
+  });
+
+  it("all go to the formatter with PULUMI_DEBUG_PROMISE_LEAKS set", () => {
+    vi.stubEnv("PULUMI_DEBUG_PROMISE_LEAKS", "1");
+    const { service } = mockedPulumi();
+    new service.Webhook("hook", webhookArgs());
+    expect(asked).toContain("debuggablePromise");
+  });
+
+  it("go to the formatter again once a construction has failed", () => {
+    const { service } = mockedPulumi();
+    expect(() => new service.Domain("domain", { domainName: HOST })).toThrow(/required unless adopt/);
+    expect(Error.prepareStackTrace).toBe(formatter);
+  });
+});

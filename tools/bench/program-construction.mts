@@ -1,0 +1,59 @@
+/**
+ * `npm run bench:program`: what a program spends constructing ten webhooks, the part of `pulumi preview`
+ * and `up` that runs in the program's process before the engine hears of them, this package's Webhook
+ * beside the peer's `pulumi.dynamic.Resource` (webhooks-program/peer-provider.js). Each round starts a
+ * fresh process per variant (program-construction-child.cjs), as each command does, under the stack
+ * formatter Pulumi's program runner installs and Pulumi's mocks: the package's load, its first Webhook
+ * (which reads the bundle's source map, for the resource's source position) and each further one. The
+ * variant "package, traced" runs with PULUMI_DEBUG_PROMISE_LEAKS set, under which the SDK's promise traces
+ * go through the formatter as they do for any other resource (resource-kit/promise-traces.ts). Medians of
+ * `--rounds` (default 9), the variants alternating which goes first.
+ */
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { median } from "./engine-stage.mts";
+
+const { values } = parseArgs({
+  options: { rounds: { type: "string", default: "9" }, webhooks: { type: "string", default: "10" } },
+});
+const CHILD = join(import.meta.dirname, "program-construction-child.cjs");
+const VARIANTS = {
+  package: { variant: "package", env: {} },
+  "package, traced": { variant: "package", env: { PULUMI_DEBUG_PROMISE_LEAKS: "1" } },
+  peer: { variant: "peer", env: {} },
+} as const;
+type Name = keyof typeof VARIANTS;
+interface Run {
+  readonly loadMs: number;
+  readonly firstMs: number;
+  readonly restMs: number[];
+}
+
+const names = Object.keys(VARIANTS) as Name[];
+const runs = new Map<Name, Run[]>(names.map((name) => [name, []]));
+for (let round = 0; round < Number(values.rounds); round++) {
+  for (const name of names.map((_, i) => names[(i + round) % names.length]!)) {
+    const { variant, env } = VARIANTS[name];
+    const line = execFileSync(process.execPath, [CHILD, variant, values.webhooks], {
+      env: { ...process.env, ...env },
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    runs.get(name)!.push(JSON.parse(line) as Run);
+  }
+}
+
+const f = (n: number) => n.toFixed(1).padStart(8);
+process.stdout.write(
+  `${values.webhooks} webhooks, medians of ${values.rounds} processes, ms\n` +
+    `${"variant".padEnd(18)}${"load".padStart(8)}${"first".padStart(8)}${"each".padStart(8)}${"all".padStart(8)}\n`,
+);
+for (const name of names) {
+  const r = runs.get(name)!;
+  const each = median(r.flatMap((x) => x.restMs));
+  const all = median(r.map((x) => x.loadMs + x.firstMs + x.restMs.reduce((a, b) => a + b, 0)));
+  process.stdout.write(
+    `${name.padEnd(18)}${f(median(r.map((x) => x.loadMs)))}${f(median(r.map((x) => x.firstMs)))}${f(each)}${f(all)}\n`,
+  );
+}
