@@ -7,10 +7,11 @@
  * copies and maps every frame. For a Webhook that is about 40 traces, most of its construction: 6.6 ms
  * each with them, 1.4 ms without, and 4.4 ms for a hand-rolled dynamic resource (`npm run bench:program`).
  *
- * While this package's resources are constructed, those traces are formatted as V8 formats a trace
- * without source maps. Every other trace goes to the formatter as before: the resource's source
- * position (which the SDK reads from a trace of its own), errors, and whatever a transformation runs.
- * With PULUMI_DEBUG_PROMISE_LEAKS set, nothing changes.
+ * While this package's resources are constructed, the traces of the promises made meanwhile (those the
+ * SDK makes once the registration's inputs have resolved come later, and are mapped) are formatted as V8
+ * formats a trace without source maps. Every other trace goes to the formatter as before: the resource's
+ * source position (which the SDK reads from a trace of its own), errors, and whatever a transformation
+ * runs. With PULUMI_DEBUG_PROMISE_LEAKS set, nothing changes.
  */
 
 /** The SDK function whose traces are formatted plainly: the first frame of each of them. */
@@ -25,15 +26,19 @@ let depth = 0;
  */
 export function plainPromiseTraces(): () => void {
   const format = Error.prepareStackTrace;
-  // Without a formatter of its own (Node's --enable-source-maps, or no `pulumi` around), V8 formats alike.
+  // Node has a formatter of its own (which maps under --enable-source-maps), but a program may have
+  // removed it, and V8 then formats every trace plainly anyway.
   if (depth > 0 || typeof format !== "function" || process.env.PULUMI_DEBUG_PROMISE_LEAKS) return () => {};
-  depth++;
-  Error.prepareStackTrace = (error, sites) =>
+  const plain: typeof format = (error, sites) =>
     sites[0]?.getFunctionName() === PROMISE_TRACER
       ? `${error}\n    at ${sites.join("\n    at ")}`
-      : format(error, sites);
+      : format.call(Error, error, sites);
+  depth++;
+  Error.prepareStackTrace = plain;
   return () => {
     depth--;
-    Error.prepareStackTrace = format;
+    // What ran meanwhile (a Domain's publisher loading its cloud SDK, a transformation) may have put a
+    // formatter of its own in place: it stays.
+    if (Error.prepareStackTrace === plain) Error.prepareStackTrace = format;
   };
 }

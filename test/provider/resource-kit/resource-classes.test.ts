@@ -10,6 +10,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type * as PulumiModule from "@pulumi/pulumi";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { HOST, webhookArgs } from "../../helpers/fixtures";
 import { mockedPulumi, serviceOutputs, settled } from "../../helpers/mocks";
@@ -42,16 +43,23 @@ function constructions(service: ReturnType<typeof mockedPulumi>["service"]) {
 describe("the resource classes' outputs", () => {
   it("are what the schema declares for each type, and the inputs given, with only the required inputs", async () => {
     const { pulumi, service } = mockedPulumi({ outputs: serviceOutputs });
+    const made: PulumiModule.CustomResource[] = [];
     for (const [type, { inputs, make }] of Object.entries(constructions(service))) {
-      const resource = make() as unknown as Record<string, unknown>;
-      const outputs = Object.keys(resource).filter(
+      const resource = make();
+      made.push(resource);
+      const members = resource as unknown as Record<string, unknown>;
+      const outputs = Object.keys(members).filter(
         (key) =>
-          pulumi.Output.isInstance(resource[key]) && !["urn", "id"].includes(key) && !key.startsWith("__"),
+          pulumi.Output.isInstance(members[key]) && !["urn", "id"].includes(key) && !key.startsWith("__"),
       );
       expect(outputs.sort(), type).toEqual(
         [...new Set([...declaredOutputs(type), ...Object.keys(inputs)])].sort(),
       );
     }
+    await settled(
+      pulumi,
+      made.map((r) => r.urn),
+    );
   });
 
   it("include a Webhook's channel and apiVersion left out, with the values the provider answered", async () => {
@@ -82,18 +90,40 @@ describe("the stack traces formatted while a resource is constructed", () => {
     vi.unstubAllEnvs();
   });
 
-  it("leave the SDK's promise traces plain, and send the source position to the formatter", () => {
+  it("leave the SDK's promise traces plain, and send the source position to the formatter, for each class", () => {
     const { service } = mockedPulumi();
-    new service.Webhook("hook", webhookArgs());
-    new service.Domain("domain", { domainName: HOST, publish: service.directoryPublisher("/srv/www") });
-    expect(asked).toContain("callsites");
-    expect(asked).not.toContain("debuggablePromise");
-    expect(Error.prepareStackTrace).toBe(formatter);
+    const each = {
+      ...Object.fromEntries(Object.entries(constructions(service)).map(([type, { make }]) => [type, make])),
+      Domain: () =>
+        new service.Domain("domain", { domainName: HOST, publish: service.directoryPublisher("/srv/www") }),
+    };
+    for (const [type, make] of Object.entries(each)) {
+      // Set here, not before the test: registrations under way from an earlier construction trace too.
+      asked = [];
+      make();
+      expect(asked, type).toContain("callsites");
+      expect(asked, type).not.toContain("debuggablePromise");
+      expect(Error.prepareStackTrace, type).toBe(formatter);
+    }
+  });
+
+  it("leave in place a formatter that something constructed meanwhile installed", () => {
+    const { service } = mockedPulumi();
+    const installed: typeof Error.prepareStackTrace = (error) => String(error);
+    new service.Domain("domain", {
+      domainName: HOST,
+      publish: (file, opts) => {
+        Error.prepareStackTrace = installed;
+        return service.directoryPublisher("/srv/www")(file, opts);
+      },
+    });
+    expect(Error.prepareStackTrace).toBe(installed);
   });
 
   it("all go to the formatter with PULUMI_DEBUG_PROMISE_LEAKS set", () => {
     vi.stubEnv("PULUMI_DEBUG_PROMISE_LEAKS", "1");
     const { service } = mockedPulumi();
+    asked = [];
     new service.Webhook("hook", webhookArgs());
     expect(asked).toContain("debuggablePromise");
   });
