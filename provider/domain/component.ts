@@ -73,6 +73,14 @@ export interface DomainParts<R extends RegistrationStep, V extends VerificationS
 }
 
 /**
+ * `args` without the members left undefined (an optional input the Domain was not given): a step
+ * registers each member it is given, at the cost of four of the SDK's promises each.
+ */
+function given<T extends object>(args: T): T {
+  return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined)) as T;
+}
+
+/**
  * Makes a Domain's children under `component`: a registration (start), whatever `publish` returns for the
  * verification file, then a verification (finish) that depends on it; or, to adopt, the verification
  * alone. Returns them with the outputs that the component then registers.
@@ -92,7 +100,7 @@ export function buildDomain<R extends RegistrationStep, V extends VerificationSt
   if (args.adopt) {
     verification = make.verification(
       `${name}-verification`,
-      { domainName: args.domainName, adopt: true, timeout: args.timeout, ...common },
+      given({ domainName: args.domainName, adopt: true, timeout: args.timeout, ...common }),
       { ...steps, dependsOn: opts.dependsOn },
     );
     url = pulumi.output(undefined);
@@ -105,7 +113,7 @@ export function buildDomain<R extends RegistrationStep, V extends VerificationSt
     }
     registration = make.registration(
       `${name}-registration`,
-      { domainName: args.domainName, ...common },
+      given({ domainName: args.domainName, ...common }),
       { ...steps, dependsOn: opts.dependsOn },
     );
     const published = [
@@ -116,7 +124,7 @@ export function buildDomain<R extends RegistrationStep, V extends VerificationSt
     ].flat();
     verification = make.verification(
       `${name}-verification`,
-      {
+      given({
         domainName: args.domainName,
         verifier: registration.verifier,
         url: registration.url,
@@ -124,7 +132,7 @@ export function buildDomain<R extends RegistrationStep, V extends VerificationSt
         expiresAt: registration.expiresAt,
         timeout: args.timeout,
         ...common,
-      },
+      }),
       { ...steps, dependsOn: published },
     );
     url = registration.url;

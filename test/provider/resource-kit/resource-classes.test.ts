@@ -20,6 +20,21 @@ const SCHEMA = JSON.parse(readFileSync(join(__dirname, "../../../schema.json"), 
 };
 const declaredOutputs = (type: string) => Object.keys(SCHEMA.resources[`service:index:${type}`]!.properties);
 
+/** The names of the outputs a resource object carries (the SDK's own and the stored provider's aside). */
+function outputsOf(pulumi: typeof PulumiModule, resource: PulumiModule.Resource): string[] {
+  const members = resource as unknown as Record<string, unknown>;
+  return Object.keys(members)
+    .filter(
+      (key) =>
+        pulumi.Output.isInstance(members[key]) && !["urn", "id"].includes(key) && !key.startsWith("__"),
+    )
+    .sort();
+}
+
+/** What the schema declares for `type`, and the inputs given. */
+const expectedOutputs = (type: string, given: readonly string[]) =>
+  [...new Set([...declaredOutputs(type), ...given])].sort();
+
 /** Each class with only its required inputs. */
 function constructions(service: ReturnType<typeof mockedPulumi>["service"]) {
   const registration = { domainName: HOST };
@@ -47,19 +62,28 @@ describe("the resource classes' outputs", () => {
     for (const [type, { inputs, make }] of Object.entries(constructions(service))) {
       const resource = make();
       made.push(resource);
-      const members = resource as unknown as Record<string, unknown>;
-      const outputs = Object.keys(members).filter(
-        (key) =>
-          pulumi.Output.isInstance(members[key]) && !["urn", "id"].includes(key) && !key.startsWith("__"),
-      );
-      expect(outputs.sort(), type).toEqual(
-        [...new Set([...declaredOutputs(type), ...Object.keys(inputs)])].sort(),
-      );
+      expect(outputsOf(pulumi, resource), type).toEqual(expectedOutputs(type, Object.keys(inputs)));
     }
     await settled(
       pulumi,
       made.map((r) => r.urn),
     );
+  });
+
+  it("of a Domain's steps are the schema's outputs and the inputs the Domain passed on, none undefined", async () => {
+    const { pulumi, service } = mockedPulumi({ outputs: serviceOutputs });
+    const domain = new service.Domain("domain", {
+      domainName: HOST,
+      publish: service.directoryPublisher("/srv/www"),
+    });
+    const adopted = new service.Domain("adopted", { domainName: HOST, adopt: true });
+    expect(outputsOf(pulumi, domain.registration!)).toEqual(
+      expectedOutputs("DomainRegistration", ["domainName"]),
+    );
+    const passed = ["domainName", "verifier", "url", "registerToken", "expiresAt"];
+    expect(outputsOf(pulumi, domain.verification)).toEqual(expectedOutputs("DomainVerification", passed));
+    expect(outputsOf(pulumi, adopted.verification)).toEqual(expectedOutputs("DomainVerification", ["adopt"]));
+    await settled(pulumi, [domain.urn, adopted.urn, domain.verification.urn, adopted.verification.urn]);
   });
 
   it("include a Webhook's channel and apiVersion left out, with the values the provider answered", async () => {
