@@ -30,6 +30,7 @@ import {
   benchOrganizations,
   benchProject,
   type Measure,
+  rotated,
   startStage,
 } from "./engine-stage.mts";
 import {
@@ -70,10 +71,6 @@ if (!cli) {
 }
 const SECRET = "bench-webhook-secret-0001";
 const load = () => loadavg()[0]!;
-
-/** Rotates `items` by `round`, so that no variant always runs first. */
-const rotated = <T,>(items: readonly T[], round: number) =>
-  items.map((_, i) => items[(i + round) % items.length]!);
 
 /** Each command's measure, with the machine's load as it ended. */
 type Measures = Record<string, Measure & { load: number }>;

@@ -279,3 +279,7 @@ export function benchProject(cli: string, from: string, sandbox: Sandbox, extraE
 
 /** The middle value. */
 export const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Rotates `items` by `round`, so that no variant always runs first. */
+export const rotated = <T,>(items: readonly T[], round: number) =>
+  items.map((_, i) => items[(i + round) % items.length]!);

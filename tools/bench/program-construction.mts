@@ -12,7 +12,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { median } from "./engine-stage.mts";
+import { median, rotated } from "./engine-stage.mts";
 
 const { values } = parseArgs({
   options: { rounds: { type: "string", default: "9" }, webhooks: { type: "string", default: "10" } },
@@ -33,7 +33,7 @@ interface Run {
 const names = Object.keys(VARIANTS) as Name[];
 const runs = new Map<Name, Run[]>(names.map((name) => [name, []]));
 for (let round = 0; round < Number(values.rounds); round++) {
-  for (const name of names.map((_, i) => names[(i + round) % names.length]!)) {
+  for (const name of rotated(names, round)) {
     const { variant, env } = VARIANTS[name];
     const line = execFileSync(process.execPath, [CHILD, variant, values.webhooks], {
       env: { ...process.env, ...env },
