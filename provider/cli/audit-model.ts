@@ -7,6 +7,10 @@
  * A registered domain that no state holds but that webhooks the stacks keep still target is `unmanaged`:
  * reported with how to adopt it, but not a finding, since it is in use (and the service refuses to
  * deactivate it). Every orphan comes with the commands that adopt it.
+ *
+ * The states and the listings are input: the structured members hold their values as they are, and the
+ * sentences (delivers, next) show each as a code span. A suggested command quotes each value as one shell
+ * word; when a value cannot be shown safely, the sentence says how to find it instead.
  */
 import type { Domain } from "../../contract/domains/types";
 import { MAX_ACTIVE_WEBHOOKS } from "../../contract/limits";
@@ -15,6 +19,7 @@ import { deliveryOf, type WebhookView } from "./deliveries";
 import type { Listing } from "./listing";
 import { filterViews } from "./objects";
 import type { StackState, StateObject } from "./state-export";
+import { codeSpan, MAX_COMMAND, shellCommand } from "./untrusted";
 
 /** What audit found an object to be. */
 export type Status = "managed" | "conflict" | "orphaned" | "drifted" | "unmanaged";
@@ -36,9 +41,13 @@ export interface Holder {
 
 /** The commands that adopt an orphan, for each front door. */
 interface Adoption {
-  /** For the provider plugin (Python, Go, C#, YAML, or TypeScript through the plugin). */
-  readonly plugin: string;
-  /** For the TypeScript dynamic resource. */
+  /**
+   * For the provider plugin (Python, Go, C#, YAML, or TypeScript through the plugin): a shell command line;
+   * null when the listed uuid or hostname cannot be one safe shell word (a hidden character, a leading
+   * `-`, too long).
+   */
+  readonly plugin: string | null;
+  /** For the TypeScript dynamic resource: a statement, each value in it a JSON string literal. */
   readonly typescript: string;
 }
 
@@ -46,7 +55,10 @@ interface Adoption {
 export interface AuditedWebhook {
   readonly uuid: string;
   readonly status: Exclude<Status, "unmanaged">;
+  /** Left out when a state keeps it secret, or records none. */
   readonly endpoint: string | undefined;
+  /** True when a state that holds the webhook keeps its endpoint secret: the report never shows it. */
+  readonly secretEndpoint: boolean;
   readonly channel: string;
   /** What it delivers, in plain words. */
   readonly delivers: string;
@@ -98,12 +110,26 @@ const holderOf = (state: StackState, object: StateObject): Holder => ({
   urn: object.urn,
 });
 
-/** Every holder of each uuid, across all the audited stacks. */
+/** Each object of `state` once: a URN listed twice in one state is one resource, not two holders. */
+function distinctObjects(state: StackState): StateObject[] {
+  const seen = new Set<string>();
+  return state.objects.filter((object) => {
+    const key = JSON.stringify([object.uuid, object.urn]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Every holder of each uuid, across all the audited stacks; a stack and URN holds it once. */
 function holdersByUuid(states: readonly StackState[]): Map<string, Holder[]> {
   const holders = new Map<string, Holder[]>();
   for (const state of states) {
-    for (const object of state.objects)
-      holders.set(object.uuid, [...(holders.get(object.uuid) ?? []), holderOf(state, object)]);
+    for (const object of distinctObjects(state)) {
+      const held = holders.get(object.uuid);
+      if (held) held.push(holderOf(state, object));
+      else holders.set(object.uuid, [holderOf(state, object)]);
+    }
   }
   return holders;
 }
@@ -112,30 +138,74 @@ function holdersByUuid(states: readonly StackState[]): Map<string, Holder[]> {
 const nameFor = (text: string | undefined, uuid: string) =>
   (text ?? "").replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") || `adopted-${uuid.slice(0, 8)}`;
 
+/**
+ * `pulumi import <type> <name> <id>` as one command line; null when the id cannot be one safe shell word,
+ * or would read as an option.
+ */
+const importCommand = (type: string, name: string, id: string) =>
+  id.startsWith("-") ? null : (shellCommand(["pulumi", "import", type, name, id]) ?? null);
+
+/** A JavaScript string literal of `text`, whatever it holds. */
+const literal = (text: string | undefined) => JSON.stringify(text ?? "");
+
 function webhookAdoption(hook: Webhook): Adoption {
   const name = nameFor(hook.channel, hook.webhook_uuid);
   const filters = JSON.stringify(
     hook.filters.map((f) => (f.values ? { key: f.key, values: f.values } : { key: f.key, value: f.value })),
   );
   return {
-    plugin: `pulumi import service:index:Webhook ${name} ${hook.webhook_uuid}`,
-    typescript: `new Webhook("${name}", { endpoint: "${hook.endpoint.value}", channel: "${hook.channel}", filters: ${filters}, secretKey, adoptWebhookUuid: "${hook.webhook_uuid}" })`,
+    plugin: importCommand("service:index:Webhook", name, hook.webhook_uuid),
+    typescript: `new Webhook(${literal(name)}, { endpoint: ${literal(hook.endpoint.value)}, channel: ${literal(hook.channel)}, filters: ${filters}, secretKey, adoptWebhookUuid: ${literal(hook.webhook_uuid)} })`,
   };
 }
 
 function domainAdoption(domain: Domain): Adoption {
   const name = nameFor(domain.domain_name.split(".")[0], domain.domain_uuid);
   return {
-    plugin: `pulumi import service:index:DomainVerification ${name} ${domain.domain_name}`,
-    typescript: `new Domain("${name}", { domainName: "${domain.domain_name}", adopt: true })`,
+    plugin: importCommand("service:index:DomainVerification", name, domain.domain_name),
+    typescript: `new Domain(${literal(name)}, { domainName: ${literal(domain.domain_name)}, adopt: true })`,
   };
 }
 
-const conflictNext = ([kept, ...others]: readonly Holder[]) =>
-  `each of ${[kept!, ...others].map((h) => h.stack).join(" and ")} would change or delete it: keep it in ${kept!.stack}, and remove it from the others: ${others.map((h) => `\`pulumi state delete '${h.urn}' --stack ${h.stackName} --yes\` in project ${h.project}'s folder`).join("; ")}`;
+/** `command` as a code span, for a sentence: shellCommand keeps it short enough to show whole. */
+const shown = (command: string) => codeSpan(command, MAX_COMMAND);
 
-const driftNext = (holder: Holder) =>
-  `run \`pulumi refresh --stack ${holder.stackName}\` in project ${holder.project}'s folder, which drops it from the state (the next \`pulumi up\` creates it again)`;
+/** " in project `infra`'s folder". */
+const inFolder = (holder: Holder) => ` in project ${codeSpan(holder.project)}'s folder`;
+
+/** How to drop `holder`'s resource from its stack's state, without deleting the object. */
+function removal(holder: Holder): string {
+  const command = shellCommand([
+    "pulumi",
+    "state",
+    "delete",
+    holder.urn,
+    "--stack",
+    holder.stackName,
+    "--yes",
+  ]);
+  if (command) return `${shown(command)}${inFolder(holder)}`;
+  const find = shellCommand(["pulumi", "stack", "--show-urns", "--stack", holder.stackName]);
+  return `\`pulumi state delete <urn> --yes\` on the resource ${codeSpan(holder.name)} of ${codeSpan(holder.stack)}, whose URN holds characters that cannot be shown safely: find it with ${find ? shown(find) : "`pulumi stack --show-urns` in that stack (whose name cannot be shown safely either)"}${inFolder(holder)}`;
+}
+
+function conflictNext(holders: readonly Holder[]): string {
+  const perStack = new Map<string, number>();
+  for (const h of holders) perStack.set(h.stack, (perStack.get(h.stack) ?? 0) + 1);
+  // Two resources of one stack may hold it: each is then named by its resource too.
+  const names = holders.map((h) =>
+    perStack.get(h.stack)! > 1 ? `${codeSpan(h.stack)} (${codeSpan(h.name)})` : codeSpan(h.stack),
+  );
+  return `each of ${names.join(" and ")} would change or delete it: keep it in ${names[0]}, and remove it from the others: ${holders.slice(1).map(removal).join("; ")}`;
+}
+
+function driftNext(holder: Holder): string {
+  const command = shellCommand(["pulumi", "refresh", "--stack", holder.stackName]);
+  const refresh = command
+    ? `run ${shown(command)}`
+    : `run \`pulumi refresh\` on stack ${codeSpan(holder.stackName)}, selected with \`pulumi stack select\` (its name cannot be shown safely in a command),`;
+  return `${refresh}${inFolder(holder)}, which drops it from the state (the next \`pulumi up\` creates it again)`;
+}
 
 /**
  * The objects of `kind` of `organization` (or of none recorded) that `stacks` hold but its listing did not
@@ -148,7 +218,7 @@ function unlisted(
   listed: ReadonlySet<string>,
 ): [Holder, StateObject][] {
   return stacks.flatMap((state) =>
-    state.objects
+    distinctObjects(state)
       .filter(
         (o) => o.kind === kind && (o.organization ?? organization) === organization && !listed.has(o.uuid),
       )
@@ -176,13 +246,19 @@ export function auditOrganization(
     const n = holders.get(uuid)?.length ?? 0;
     return n === 0 ? "orphaned" : n === 1 ? "managed" : "conflict";
   };
+  // What a stack made secret stays so, though the listing shows it.
+  const secret = new Set(
+    allStates.flatMap((s) => s.objects.filter((o) => o.hidden.includes("endpoint")).map((o) => o.uuid)),
+  );
   const webhooks: AuditedWebhook[] = input.webhooks.items.map((hook) => {
     const found = status(hook.webhook_uuid);
     const held = holders.get(hook.webhook_uuid) ?? [];
+    const secretEndpoint = secret.has(hook.webhook_uuid);
     return {
       uuid: hook.webhook_uuid,
       status: found,
-      endpoint: hook.endpoint.value,
+      endpoint: secretEndpoint ? undefined : hook.endpoint.value,
+      secretEndpoint,
       channel: hook.channel,
       delivers: deliveryOf(viewOf(hook)),
       stacks: held,
@@ -197,9 +273,11 @@ export function auditOrganization(
   });
   const listedHooks = new Set(input.webhooks.items.map((w) => w.webhook_uuid));
   for (const [holder, object] of unlisted(input.stacks, "webhook", input.organization, listedHooks)) {
+    const secretEndpoint = object.hidden.includes("endpoint");
     const view = {
       uuid: object.uuid,
       endpoint: object.endpoint,
+      secretEndpoint,
       channel: object.channel ?? "default",
       filters: object.filters ?? [],
     };
@@ -207,6 +285,7 @@ export function auditOrganization(
       uuid: object.uuid,
       status: "drifted",
       endpoint: object.endpoint,
+      secretEndpoint,
       channel: view.channel,
       delivers: deliveryOf(view),
       stacks: [holder],
@@ -215,9 +294,13 @@ export function auditOrganization(
     });
   }
   // A domain is in use when a webhook that a stack keeps targets it; orphaned webhooks do not count.
-  const kept = input.webhooks.items.filter((w) => holders.has(w.webhook_uuid));
-  const users = (name: string) =>
-    kept.filter((w) => URL.canParse(w.endpoint.value) && new URL(w.endpoint.value).hostname === name).length;
+  const usersByHost = new Map<string, number>();
+  for (const hook of input.webhooks.items) {
+    if (!holders.has(hook.webhook_uuid) || !URL.canParse(hook.endpoint.value)) continue;
+    const host = new URL(hook.endpoint.value).hostname;
+    usersByHost.set(host, (usersByHost.get(host) ?? 0) + 1);
+  }
+  const users = (name: string) => usersByHost.get(name) ?? 0;
   const domains: AuditedDomain[] = input.domains.items.map((domain) => {
     const held = holders.get(domain.domain_uuid) ?? [];
     const found = status(domain.domain_uuid);
@@ -259,14 +342,18 @@ export function auditOrganization(
   };
 }
 
-const ORDER: readonly Status[] = ["conflict", "orphaned", "drifted", "unmanaged", "managed"];
+const ORDER: Readonly<Record<Status, number>> = {
+  conflict: 0,
+  orphaned: 1,
+  drifted: 2,
+  unmanaged: 3,
+  managed: 4,
+};
 /** Findings first, then by what a reader recognises (channel or hostname), then by uuid. */
 const byStatus =
   <T extends { status: Status; uuid: string }>(key: (o: T) => string) =>
   (a: T, b: T) =>
-    ORDER.indexOf(a.status) - ORDER.indexOf(b.status) ||
-    key(a).localeCompare(key(b)) ||
-    a.uuid.localeCompare(b.uuid);
+    ORDER[a.status] - ORDER[b.status] || key(a).localeCompare(key(b)) || a.uuid.localeCompare(b.uuid);
 
 /** How many objects of all organizations have each status. */
 export function summaryOf(organizations: readonly OrganizationAudit[]): Record<Status, number> {

@@ -1,5 +1,10 @@
-/** The audit as Markdown: per organization its quota, then each webhook and domain with its status. */
+/**
+ * The audit as Markdown: per organization its quota, then each webhook and domain with its status. Each
+ * value from the states and listings is a code span (untrusted.ts), and so is each suggested command or
+ * snippet, shown whole or not at all.
+ */
 import type { AuditedDomain, AuditedWebhook, Holder, OrganizationAudit, Status } from "./audit-model";
+import { codeSpan, MAX_COMMAND } from "./untrusted";
 
 /** The audit as `--json` prints it: a stable document. */
 export interface AuditDocument {
@@ -15,34 +20,42 @@ export interface AuditDocument {
 }
 
 const holders = (stacks: readonly Holder[]) =>
-  stacks.length === 0 ? "" : `, in ${stacks.map((h) => `${h.stack} (\`${h.name}\`)`).join(" and ")}`;
+  stacks.length === 0
+    ? ""
+    : `, in ${stacks.map((h) => `${codeSpan(h.stack)} (${codeSpan(h.name)})`).join(" and ")}`;
 
-function details(object: AuditedWebhook | AuditedDomain, kind: string): string[] {
+/** What the plugin's import needs of each kind, named when it cannot be shown in a command. */
+const IMPORT_ID = { Webhook: "uuid", Domain: "hostname" } as const;
+
+function details(object: AuditedWebhook | AuditedDomain, kind: "Webhook" | "Domain"): string[] {
+  if (!object.adopt) return object.next ? [`  - ${object.next}.`] : [];
+  const { plugin, typescript } = object.adopt;
+  const id = IMPORT_ID[kind];
   return [
     ...(object.next ? [`  - ${object.next}.`] : []),
-    ...(object.adopt
-      ? [
-          `  - adopt with the provider plugin: \`${object.adopt.plugin}\``,
-          `  - adopt with the TypeScript ${kind}: \`${object.adopt.typescript}\``,
-        ]
-      : []),
+    plugin
+      ? `  - adopt with the provider plugin: ${codeSpan(plugin, MAX_COMMAND)}`
+      : `  - adopt with the provider plugin: \`pulumi import\` it with the ${id} that \`--json\` gives, which cannot be shown safely here.`,
+    typescript.length <= MAX_COMMAND
+      ? `  - adopt with the TypeScript ${kind}: ${codeSpan(typescript, MAX_COMMAND)}`
+      : `  - adopt with the TypeScript ${kind}: the statement is too long to show here; \`--json\` gives it.`,
   ];
 }
 
 function organizationLines(org: OrganizationAudit, deactivated: ReadonlySet<string>): string[] {
   const gone = (uuid: string) => (deactivated.has(uuid) ? " (deactivated now)" : "");
   const webhooks = org.webhooks.flatMap((w) => [
-    `- **${w.status}** webhook \`${w.uuid}\`${gone(w.uuid)}: ${w.endpoint ?? "no endpoint recorded"}, ${w.delivers}${holders(w.stacks)}`,
+    `- **${w.status}** webhook ${codeSpan(w.uuid)}${gone(w.uuid)}: ${w.secretEndpoint ? "a secret endpoint" : w.endpoint === undefined ? "no endpoint recorded" : codeSpan(w.endpoint)}, ${w.delivers}${holders(w.stacks)}`,
     ...details(w, "Webhook"),
   ]);
   const domains = org.domains.flatMap((d) => [
-    `- **${d.status}** domain ${d.domainName ?? "(no name recorded)"} \`${d.uuid}\`${gone(d.uuid)}${holders(d.stacks)}`,
+    `- **${d.status}** domain ${d.domainName === undefined ? "(no name recorded)" : codeSpan(d.domainName)} ${codeSpan(d.uuid)}${gone(d.uuid)}${holders(d.stacks)}`,
     ...details(d, "Domain"),
   ]);
   return [
-    `## Organization ${org.organization}`,
+    `## Organization ${codeSpan(org.organization)}`,
     "",
-    `**Quota:** ${org.quota.used} of ${org.quota.limit} webhooks active. Stacks: ${org.stacks.join(", ")}. Listed in ${org.requests.webhooks} request${org.requests.webhooks === 1 ? "" : "s"} for webhooks and ${org.requests.domains} for domains (pages of 20).`,
+    `**Quota:** ${org.quota.used} of ${org.quota.limit} webhooks active. Stacks: ${org.stacks.map((s) => codeSpan(s)).join(", ")}. Listed in ${org.requests.webhooks} request${org.requests.webhooks === 1 ? "" : "s"} for webhooks and ${org.requests.domains} for domains (pages of 20).`,
     "",
     "### Webhooks",
     "",

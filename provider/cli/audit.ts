@@ -3,12 +3,10 @@
  * against the stacks' states (managed, conflict, orphaned, drifted), the quota used, the commands that
  * adopt each orphan, and on request the orphans deactivated. Exit 0 clean, 1 findings, 2 failure.
  */
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Domain } from "../../contract/domains/types";
 import type { Webhook } from "../../contract/webhooks/types";
 import type { ServiceClient } from "../client/client";
-import { redact } from "../context/process";
 import { credentialKey } from "../lifecycle/clients";
 import { parseCommand } from "./args";
 import {
@@ -20,24 +18,29 @@ import {
   summaryOf,
 } from "./audit-model";
 import { type AuditDocument, auditMarkdown } from "./audit-render";
-import { type CredentialFlags, clientForStack, configInFolder } from "./credentials";
+import { type CredentialFlags, clientForStack, credentialFlags, namedStacks } from "./credentials";
 import { CliFailure, EXIT } from "./failure";
 import type { CommandIo } from "./io";
+import { readInputText } from "./json-input";
 import { type Listing, listDomains, listWebhooks, organizationListed } from "./listing";
 import { exportStack, projectIn, stackConfig } from "./pulumi-cli";
 import { readState, type StackState } from "./state-export";
+import { printable } from "./untrusted";
 
 const auditCommand = {
   name: "audit",
   positionals: false,
   options: {
     state: { type: "string", multiple: true },
+    stack: { type: "string", multiple: true },
     stacks: { type: "string" },
     cwd: { type: "string" },
     token: { type: "string" },
     "base-url": { type: "string" },
     json: { type: "boolean", default: false },
     "deactivate-orphans": { type: "boolean", default: false },
+    orphan: { type: "string", multiple: true },
+    "max-deactivations": { type: "string" },
     yes: { type: "boolean", short: "y", default: false },
   },
   help: `Usage: service-pulumi audit (--state export.json ... | --stacks dev,staging,prod) [options]
@@ -54,19 +57,25 @@ and prints the quota used, n of 10.
 Stacks:
   --state <file>          A state from \`pulumi stack export\` (repeatable).
   --stacks <a,b,...>      Stacks of the Pulumi project in --cwd, exported with your Pulumi CLI and backend.
+                          --stack <name> (repeatable) too.
   --cwd <dir>             The project folder (default: .). A --state of another project than the folder's
                           is refused.
 
-Credentials, resolved as the provider resolves them:
-  --token <token>         The API token. Else the stack's service:token (with --stacks, or a --state in its
-                          project's folder); else SERVICE_API_TOKEN.
-  --base-url <url>        The API base URL. Else the stack's service:baseUrl, SERVICE_BASE_URL, or the
-                          local sandbox.
+Credentials, never taken from a --state file:
+  --token <token>         The API token. Else the service:token of a stack given with --stacks; else
+                          SERVICE_API_TOKEN.
+  --base-url <url>        The API base URL. Else the service:baseUrl of a stack given with --stacks;
+                          else SERVICE_BASE_URL; else the local sandbox.
 
 Output and actions:
   --json                  A stable JSON document instead of Markdown.
-  --deactivate-orphans    Deactivate the orphaned webhooks (and domains no kept webhook targets), after a
-                          confirmation. Managed and conflicting ones are never touched.
+  --deactivate-orphans    Deactivate the orphaned webhooks (and domains no kept webhook targets), after
+                          listing them and a confirmation. Managed and conflicting ones are never
+                          touched. Refused, with nothing deactivated, unless every Webhook and Domain of
+                          the states was read whole, each state holds objects of the organization, each
+                          records its owner, and the listing matches one to one.
+  --orphan <uuid>         Deactivate only this orphan (repeatable); one that is not an orphan is refused.
+  --max-deactivations <n> Refuse, deactivating nothing, when more than n orphans would be deactivated.
   -y, --yes               Confirm --deactivate-orphans without asking.
   -h, --help              This help.
 
@@ -81,20 +90,17 @@ interface AuditedStack {
   readonly client: ServiceClient;
 }
 
-function readStateFile(
+async function readStateFile(
   file: string,
   io: CommandIo,
   folderProject: string | undefined,
   cwd: string,
-): StackState {
-  let text: string;
-  try {
-    text = readFileSync(resolve(io.cwd, file), "utf8");
-  } catch (error) {
-    throw new CliFailure(
-      `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): give a file written by \`pulumi stack export --stack <name> > ${file}\`.`,
-    );
-  }
+): Promise<StackState> {
+  const text = await readInputText(
+    file,
+    io,
+    `give a file written by \`pulumi stack export --stack <name> > ${file === "-" ? "state.json" : file}\``,
+  );
   const state = readState(file, text);
   if (folderProject !== undefined && state.project !== folderProject) {
     throw new CliFailure(
@@ -104,20 +110,24 @@ function readStateFile(
   return state;
 }
 
-function loadStacks(values: Record<string, unknown>, io: CommandIo, flags: CredentialFlags): AuditedStack[] {
+/**
+ * The stacks to audit: each --state file, with the credentials of the flags or the environment (a file's
+ * URNs never pick a stack whose config is read), and each stack named with --stacks, whose config is read
+ * (registering its secrets) before its state is exported.
+ */
+async function loadStacks(
+  values: Record<string, unknown>,
+  io: CommandIo,
+  flags: CredentialFlags,
+): Promise<AuditedStack[]> {
   const cwd = resolve(io.cwd, (values.cwd as string | undefined) ?? ".");
   const folderProject = projectIn(cwd);
   const stacks: AuditedStack[] = [];
   for (const file of (values.state as string[] | undefined) ?? []) {
-    const state = readStateFile(file, io, folderProject, cwd);
-    // In its project's folder, a state's stack config gives its credentials, as it does the provider's.
-    const config = flags.token === undefined ? configInFolder(cwd, state, io) : undefined;
-    stacks.push({ state, client: clientForStack(state.label, flags, config ?? {}) });
+    const state = await readStateFile(file, io, folderProject, cwd);
+    stacks.push({ state, client: clientForStack(state.label, flags, {}) });
   }
-  const names = ((values.stacks as string | undefined) ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const names = namedStacks(values);
   if (names.length > 0 && folderProject === undefined) {
     throw new CliFailure(
       `service-pulumi audit: --stacks reads the project in ${cwd}, which holds no Pulumi.yaml: run in the project folder, or give --cwd <folder>.`,
@@ -125,11 +135,12 @@ function loadStacks(values: Record<string, unknown>, io: CommandIo, flags: Crede
   }
   for (const stack of names) {
     const label = `${folderProject}/${stack}`;
+    const config = stackConfig(cwd, stack, label);
     const state = readState(`stack ${stack}`, exportStack(cwd, stack, label), {
       project: folderProject!,
       stack,
     });
-    stacks.push({ state, client: clientForStack(label, flags, stackConfig(cwd, stack, label)) });
+    stacks.push({ state, client: clientForStack(label, flags, config) });
   }
   for (const [i, { state }] of stacks.entries()) {
     const twin = stacks
@@ -227,39 +238,138 @@ async function reachOrganizations(stacks: readonly AuditedStack[], io: CommandIo
   return [...reached.values()];
 }
 
-/** Deactivates the orphans of each organization (webhooks first: a domain may be their host). */
+/** An orphan to deactivate, with the organization and client it belongs to. */
+interface Orphan {
+  readonly organization: string;
+  readonly client: ServiceClient;
+  readonly kind: "webhook" | "domain";
+  readonly object: AuditedWebhook | AuditedDomain;
+}
+
+const refused = (cause: string) =>
+  new CliFailure(`service-pulumi audit --deactivate-orphans: ${cause}; nothing was deactivated.`);
+
+/**
+ * Why the states and listings do not show the whole picture, so that an object that looks orphaned may
+ * be managed after all; undefined when they do. An orphan is only what no state holds, so a state read
+ * in part, the wrong state, an object with no recorded owner or a listing that is not one object per uuid
+ * would each turn a managed object into an "orphan".
+ */
+function unwhole(reached: readonly Reached[], states: readonly StackState[]): string | undefined {
+  for (const state of states) {
+    const [unread] = state.unread;
+    if (unread) {
+      return `${state.source}: ${unread.urn} of ${state.label} could not be read (${unread.cause}), so what it stands for is unknown: run \`pulumi refresh --stack ${state.stack}\` in project ${state.project}'s folder, then audit again`;
+    }
+    const ownerless = state.objects.find((o) => o.organization === undefined);
+    if (ownerless) {
+      return `${state.source}: ${ownerless.kind} ${ownerless.uuid} (${ownerless.urn}) of ${state.label} records no owner, so which organization's it is is unknown: run \`pulumi refresh --stack ${state.stack}\` in project ${state.project}'s folder to record it, then audit again`;
+    }
+  }
+  for (const { organization, stacks, webhooks, domains } of reached) {
+    for (const state of stacks) {
+      if (!state.objects.some((o) => o.organization === organization)) {
+        return `${state.source}: the state of ${state.label} holds no Webhook or Domain of organization ${organization}, so against it every object of ${organization} looks orphaned: give the states of the stacks that manage ${organization}'s objects, and leave this one out`;
+      }
+    }
+    const owners = [
+      ...webhooks.items.map((w) => [w.webhook_uuid, w.webhook_owner?.organization.name] as const),
+      ...domains.items.map((d) => [d.domain_uuid, d.domain_owner?.organization.name] as const),
+    ];
+    const seen = new Set<string>();
+    for (const [uuid, owner] of owners) {
+      if (seen.has(uuid) || owner !== organization) {
+        return `the listing of organization ${organization} ${seen.has(uuid) ? `shows ${uuid} twice` : `shows ${uuid} as ${owner === undefined ? "owned by no organization" : `organization ${owner}'s`}`}, so it cannot be matched one to one with the states: audit again, and report it if it persists`;
+      }
+      seen.add(uuid);
+    }
+  }
+  return undefined;
+}
+
+/** The orphans --orphan names (all of them when it names none); a uuid that is not an orphan is refused. */
+function chosenOrphans(
+  all: readonly Orphan[],
+  audits: readonly OrganizationAudit[],
+  named: readonly string[],
+) {
+  if (named.length === 0) return all;
+  for (const uuid of named) {
+    if (all.some((o) => o.object.uuid === uuid)) continue;
+    const found = audits.flatMap((a) => [...a.webhooks, ...a.domains]).find((o) => o.uuid === uuid);
+    throw refused(
+      `--orphan ${uuid} is ${found ? `${found.status}, not orphaned` : "not an active webhook or registered domain of the organizations audited"}: give only uuids the report lists as orphaned`,
+    );
+  }
+  return all.filter((o) => named.includes(o.object.uuid));
+}
+
+/** How a line names an orphan: its kind, uuid, organization, and what a reader recognises it by. */
+function described({ organization, kind, object }: Orphan): string {
+  const what =
+    kind === "webhook"
+      ? `${printable((object as AuditedWebhook).endpoint ?? "no endpoint")}, channel ${printable((object as AuditedWebhook).channel)}`
+      : printable((object as AuditedDomain).domainName ?? "no name");
+  return `${kind} ${printable(object.uuid)} of organization ${printable(organization)}: ${what}`;
+}
+
+/**
+ * Deactivates the orphans of each organization (webhooks first: a domain may be their host), once the
+ * picture is whole, the choice and the cap allow it, and each orphan has been named on stderr.
+ */
 async function deactivateOrphans(
   audits: readonly OrganizationAudit[],
   reached: readonly Reached[],
+  states: readonly StackState[],
   io: CommandIo,
-  confirmed: boolean,
+  choice: {
+    readonly confirmed: boolean;
+    readonly named: readonly string[];
+    readonly max: number | undefined;
+  },
 ): Promise<AuditDocument["deactivated"]> {
   const done = { webhooks: [] as string[], domains: [] as string[] };
-  const orphans = audits.flatMap((audit, i) =>
+  const all = audits.flatMap((audit, i) =>
     (["webhook", "domain"] as const).flatMap((kind) =>
       (kind === "webhook" ? audit.webhooks : audit.domains)
         .filter((o: AuditedWebhook | AuditedDomain) => o.status === "orphaned")
-        .map((object) => ({ audit, client: reached[i]!.client, kind, object })),
+        .map(
+          (object): Orphan => ({
+            organization: audit.organization,
+            client: reached[i]!.client,
+            kind,
+            object,
+          }),
+        ),
     ),
   );
+  const orphans = chosenOrphans(all, audits, choice.named);
   if (orphans.length === 0) return done;
-  const names = [...new Set(orphans.map((o) => o.audit.organization))].join(", ");
-  const question = `Deactivate ${orphans.length} orphaned webhook(s) and domain(s) of ${names}? There is no way back.`;
-  if (!confirmed && !(await io.confirm(question))) {
+  const cause = unwhole(reached, states);
+  if (cause) throw refused(cause);
+  if (choice.max !== undefined && orphans.length > choice.max) {
+    throw refused(
+      `${orphans.length} orphans would be deactivated, more than --max-deactivations ${choice.max}: read the report, then name the ones to deactivate with --orphan <uuid>`,
+    );
+  }
+  for (const orphan of orphans) io.stderr(`To deactivate: ${described(orphan)}.\n`);
+  const question = `Deactivate these ${orphans.length} orphaned webhook(s) and domain(s)? There is no way back.`;
+  if (!choice.confirmed && !(await io.confirm(question))) {
     io.stderr("Nothing was deactivated: answer yes at the prompt, or give --yes.\n");
     return done;
   }
-  for (const { audit, client, kind, object } of orphans) {
+  for (const orphan of orphans) {
+    const { client, kind, object } = orphan;
     try {
       if (kind === "webhook") await client.deactivateWebhook(object.uuid);
       else await client.deactivateDomain(object.uuid);
     } catch (error) {
       throw new CliFailure(
-        `${kind} ${object.uuid} of organization ${audit.organization}: deactivating it failed: ${redact((error as Error).message)} (deactivated before it: ${[...done.webhooks, ...done.domains].join(", ") || "none"}).`,
+        `${described(orphan)}: deactivating it failed: ${(error as Error).message} (deactivated before it: ${[...done.webhooks, ...done.domains].join(", ") || "none"}).`,
       );
     }
     (kind === "webhook" ? done.webhooks : done.domains).push(object.uuid);
-    io.stderr(`Deactivated ${kind} ${object.uuid} of organization ${audit.organization}.\n`);
+    io.stderr(`Deactivated ${described(orphan)}.\n`);
   }
   return done;
 }
@@ -271,21 +381,41 @@ export async function runAudit(argv: readonly string[], io: CommandIo): Promise<
     io.stdout(auditCommand.help);
     return EXIT.clean;
   }
-  if (!values.state?.length && !values.stacks) {
+  if (!values.state?.length && namedStacks(values).length === 0) {
     throw new CliFailure(
       "service-pulumi audit: no stacks to audit: give --state <export.json> (repeatable) or --stacks dev,staging in the project folder.",
     );
   }
-  if (values.yes && !values["deactivate-orphans"]) {
-    throw new CliFailure("service-pulumi audit: --yes confirms --deactivate-orphans: give both, or neither.");
+  for (const [flag, given] of [
+    ["--yes", values.yes],
+    ["--orphan", values.orphan?.length],
+    ["--max-deactivations", values["max-deactivations"] !== undefined],
+  ] as const) {
+    if (given && !values["deactivate-orphans"]) {
+      throw new CliFailure(
+        `service-pulumi audit: ${flag} goes with --deactivate-orphans: give both, or neither.`,
+      );
+    }
   }
-  const flags = { token: values.token, baseUrl: values["base-url"] };
-  const stacks = loadStacks(values, io, flags);
+  const maxText = values["max-deactivations"];
+  const max = maxText === undefined ? undefined : Number(maxText);
+  if (max !== undefined && !(Number.isInteger(max) && max >= 0)) {
+    throw new CliFailure(
+      `service-pulumi audit: --max-deactivations ${maxText} is not a count: give a whole number, 0 or more.`,
+    );
+  }
+  // Registered as secrets before any file is read, child process run or request sent.
+  const flags = credentialFlags(values);
+  const stacks = await loadStacks(values, io, flags);
   const reached = await reachOrganizations(stacks, io);
   const states = stacks.map((s) => s.state);
   const audits = reached.map((r) => auditOrganization(r, states));
   const deactivated = values["deactivate-orphans"]
-    ? await deactivateOrphans(audits, reached, io, values.yes === true)
+    ? await deactivateOrphans(audits, reached, states, io, {
+        confirmed: values.yes === true,
+        named: values.orphan ?? [],
+        max,
+      })
     : { webhooks: [], domains: [] };
   const gone = new Set([...deactivated.webhooks, ...deactivated.domains]);
   const left = audits

@@ -1,16 +1,16 @@
 /**
- * The API client for a stack, with its credentials resolved as the provider resolves them: `--token` and
- * `--base-url` first (as a resource's `connection` would be), then the stack's config (`service:token`,
- * `service:baseUrl`), then SERVICE_API_TOKEN and SERVICE_BASE_URL. The client is the provider's own, so the
- * shared limit of 10 requests per second and the retries apply.
+ * The API client for a stack, with its credentials taken only from what the operator chose: `--token` and
+ * `--base-url` first (as a resource's `connection` would be), then the config of a stack the operator
+ * named (`service:token`, `service:baseUrl`), then SERVICE_API_TOKEN and SERVICE_BASE_URL. Nothing comes
+ * from a preview or a state file: a pull request writes those, and must not choose where a token goes or
+ * which stack's secrets are read. The client is the provider's own, so the shared limit of 10 requests per
+ * second and the retries apply.
  */
-import type { ServiceClient } from "../client/client";
-import { credentialsOf } from "../client/config";
-import { clientFor } from "../lifecycle/clients";
-import { configureFromStack, STACK_KEYS } from "../lifecycle/stack-config";
+import { ServiceClient } from "../client/client";
+import { credentialsOf, withTextSettings } from "../client/config";
+import { rememberSecret } from "../context/process";
+import { STACK_KEYS } from "../lifecycle/stack-config";
 import { CliFailure } from "./failure";
-import type { CommandIo } from "./io";
-import { projectIn, stackConfig } from "./pulumi-cli";
 
 /** What the command line says about credentials. */
 export interface CredentialFlags {
@@ -23,49 +23,56 @@ export const TOKEN_KEY = STACK_KEYS.token;
 export const BASE_URL_KEY = STACK_KEYS.baseUrl;
 
 /**
- * The client of the stack `label`, whose config is `config` (empty when it is not read). A stack without
- * a token anywhere fails naming the three places to give one.
+ * The credential flags of a command, with every token the command may use (the flag's and the
+ * environment's) registered as a secret before the first child process or request, so that no line
+ * repeats one, whichever program printed it.
+ */
+export function credentialFlags(values: { token?: unknown; "base-url"?: unknown }): CredentialFlags {
+  const flags = {
+    token: values.token as string | undefined,
+    baseUrl: values["base-url"] as string | undefined,
+  };
+  rememberSecret(flags.token);
+  rememberSecret(credentialsOf({}).token);
+  return flags;
+}
+
+/** The stacks the operator named, with `--stack` (repeatable) and `--stacks a,b`, in order, once each. */
+export function namedStacks(values: { stack?: unknown; stacks?: unknown }): string[] {
+  const listed = ((values.stacks as string | undefined) ?? "").split(",");
+  return [
+    ...new Set([...((values.stack as string[] | undefined) ?? []), ...listed].map((s) => s.trim())),
+  ].filter(Boolean);
+}
+
+/** Where a client's base URL came from, for a message. */
+export function baseUrlSource(flags: CredentialFlags, config: Readonly<Record<string, string>>): string {
+  if (flags.baseUrl !== undefined) return "--base-url";
+  if (config[BASE_URL_KEY] !== undefined) return `the stack's ${BASE_URL_KEY}`;
+  return credentialsOf({}).baseUrl !== undefined ? "SERVICE_BASE_URL" : "the default, the local sandbox";
+}
+
+/**
+ * The client of the stack `label`, whose config is `config`: that of a stack the operator named, else
+ * empty. A stack without a token anywhere fails naming the places to give one.
  */
 export function clientForStack(
   label: string,
   flags: CredentialFlags,
   config: Readonly<Record<string, string>>,
 ): ServiceClient {
-  const settings: Record<string, string | undefined> = {
-    ...config,
-    [TOKEN_KEY]: flags.token ?? config[TOKEN_KEY],
-    [BASE_URL_KEY]: flags.baseUrl ?? config[BASE_URL_KEY],
-  };
-  if (credentialsOf({ token: settings[TOKEN_KEY] }).token === undefined) {
+  const token = flags.token ?? config[TOKEN_KEY];
+  if (credentialsOf({ token }).token === undefined) {
     throw new CliFailure(
-      `${label}: no API token: give --token, set SERVICE_API_TOKEN, or set the stack's service:token (\`pulumi config set --secret service:token …\`) and run in its project folder.`,
+      `${label}: no API token: give --token, set SERVICE_API_TOKEN, or name the stack with --stacks in its project folder, where its service:token is set (\`pulumi config set --secret service:token …\`).`,
     );
   }
-  configureFromStack({ get: (key) => settings[key] });
+  const texts = Object.fromEntries(Object.entries(STACK_KEYS).map(([name, key]) => [name, config[key]]));
   try {
-    return clientFor({});
+    return new ServiceClient(
+      withTextSettings({ token, baseUrl: flags.baseUrl ?? config[BASE_URL_KEY], advice: "pulumi" }, texts),
+    );
   } catch (error) {
     throw new CliFailure(`${label}: ${(error as Error).message}`);
-  }
-}
-
-/**
- * The config of `project/stack` as the provider reads it, when `cwd` is that project's folder: read with
- * `pulumi config --show-secrets --json`. Undefined when `cwd` is another folder. When it cannot be read
- * (no such stack in the backend, no passphrase) and SERVICE_API_TOKEN is set, the environment's token is
- * used, as the provider would without stack config, and stderr says so; else the failure names the stack.
- */
-export function configInFolder(
-  cwd: string,
-  state: { readonly project: string; readonly stack: string; readonly label: string },
-  io: CommandIo,
-): Record<string, string> | undefined {
-  if (projectIn(cwd) !== state.project) return undefined;
-  try {
-    return stackConfig(cwd, state.stack, state.label);
-  } catch (error) {
-    if (credentialsOf({}).token === undefined) throw error;
-    io.stderr(`${(error as Error).message.replace(/\.$/, "")}; using SERVICE_API_TOKEN instead.\n`);
-    return undefined;
   }
 }

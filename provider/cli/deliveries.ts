@@ -1,15 +1,19 @@
 /**
  * What a webhook delivers, in plain words: which records (activity, form factors, usernames), on which
- * channel, to which endpoint. Review and audit print webhooks this way, never as filter JSON.
+ * channel, to which endpoint. Review and audit print webhooks this way, never as filter JSON. Each value
+ * from the input (an endpoint, a channel, a filter's key and values) is a code span in these sentences.
  */
 import type { FilterView } from "./objects";
+import { codeSpan } from "./untrusted";
 
 /** A webhook as the commands describe it. */
 export interface WebhookView {
   /** Its webhook_uuid, when it exists. */
   readonly uuid: string | undefined;
-  /** Where deliveries go; undefined while it is known only after the update. */
+  /** Where deliveries go; undefined while it is known only after the update, or when it is secret. */
   readonly endpoint: string | undefined;
+  /** True when a state keeps the endpoint secret: it is there, but never read, so never shown. */
+  readonly secretEndpoint?: boolean;
   readonly channel: string;
   readonly filters: readonly FilterView[];
 }
@@ -25,29 +29,44 @@ const KEYS: Readonly<Record<string, readonly [string, string]>> = {
 const or = (values: readonly string[]) =>
   values.length <= 1 ? (values[0] ?? "") : `${values.slice(0, -1).join(", ")} or ${values.at(-1)}`;
 
-/** The records a webhook's filters select: "authentication records of form factor lightbox". */
+/** The records a webhook's filters select: "`authentication` records of form factor `lightbox`". */
 function recordsOf(filters: readonly FilterView[]): string {
   const activity = filters.find((f) => f.key === "activity.name")?.values ?? [];
-  const kinds = activity.length === 0 ? "all" : activity.join(" and ");
+  const kinds = activity.length === 0 ? "all" : activity.map((v) => codeSpan(v)).join(" and ");
   const narrowing = filters
     .filter((f) => f.key !== "activity.name")
     .map((f) => {
-      const [one, many] = KEYS[f.key] ?? [f.key, f.key];
-      return `${f.values.length > 1 ? many : one} ${or(f.values)}`;
+      const [one, many] = KEYS[f.key] ?? [codeSpan(f.key), codeSpan(f.key)];
+      return `${f.values.length > 1 ? many : one} ${or(f.values.map((v) => codeSpan(v)))}`;
     });
   return `${kinds} records${narrowing.length ? ` of ${narrowing.join(" and ")}` : ""}`;
 }
 
-/** "authentication records on channel orders". */
-export const deliveryOf = (view: WebhookView) => `${recordsOf(view.filters)} on channel ${view.channel}`;
+/** "`authentication` records on channel `orders`". */
+export const deliveryOf = (view: WebhookView) =>
+  `${recordsOf(view.filters)} on channel ${codeSpan(view.channel)}`;
 
-/** The endpoint as a report prints it. */
-export const endpointOf = (view: WebhookView) =>
-  view.endpoint === undefined || view.endpoint === UNKNOWN_VALUE
-    ? "an endpoint known only after the update"
-    : view.endpoint;
+/** The endpoint, undefined while it is known only after the update. */
+const knownEndpoint = (view: WebhookView) => (view.endpoint === UNKNOWN_VALUE ? undefined : view.endpoint);
 
-/** Whether two webhooks deliver the same records on the same channel to the same endpoint. */
+/** The endpoint as a report's sentence names it: a code span, or words when it is secret or not known yet. */
+export const endpointOf = (view: WebhookView) => {
+  if (view.secretEndpoint) return "a secret endpoint";
+  const endpoint = knownEndpoint(view);
+  return endpoint === undefined ? "an endpoint known only after the update" : codeSpan(endpoint);
+};
+
+/**
+ * Whether two webhooks deliver the same records on the same channel to the same endpoint; a secret
+ * endpoint cannot be compared, so it is never the same.
+ */
 export function sameDelivery(a: WebhookView, b: WebhookView): boolean {
-  return endpointOf(a) === endpointOf(b) && deliveryOf(a) === deliveryOf(b);
+  // Compared whole: two values that differ past the length a report shows are still different.
+  return (
+    !a.secretEndpoint &&
+    !b.secretEndpoint &&
+    knownEndpoint(a) === knownEndpoint(b) &&
+    a.channel === b.channel &&
+    JSON.stringify(a.filters) === JSON.stringify(b.filters)
+  );
 }

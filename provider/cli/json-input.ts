@@ -1,10 +1,20 @@
 /**
  * Reads one input file's JSON against the schema of what a command takes. Each failure is one line that
  * names the file, what is wrong with it, and what to give instead; the other command's input (a state given
- * to review, a preview given to audit) is named as such.
+ * to review, a preview given to audit) is named as such. An input is bounded in bytes and in items, so that
+ * no file makes a command run out of memory or time.
  */
+import { readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import type { z } from "zod";
 import { CliFailure } from "./failure";
+import type { CommandIo } from "./io";
+
+/** The most bytes a command reads from one file or from stdin: 256 MiB. */
+export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
+
+/** The most steps of a preview, or resources of a state, a command reads from one input. */
+export const MAX_INPUT_ITEMS = 200_000;
 
 /** What a command's input is, and how to tell the other command's input apart. */
 export interface InputKind<S extends z.ZodType> {
@@ -16,6 +26,48 @@ export interface InputKind<S extends z.ZodType> {
   readonly next: string;
   /** A top-level member only the other command's input has, and what to say of a file that has it. */
   readonly other: { readonly member: string; readonly says: string };
+  /** Its list of items, which MAX_INPUT_ITEMS bounds, and what they are called ("steps"). */
+  readonly items: { readonly of: (json: Record<string, unknown>) => unknown; readonly are: string };
+}
+
+const mib = (bytes: number) => `${Math.ceil(bytes / 1024 / 1024)} MiB`;
+
+const tooLarge = (what: string, limit: number, next: string) =>
+  new CliFailure(`${what}, more than a command reads (${mib(limit)}): ${next}.`);
+
+/**
+ * All of `stream` as text, refused as soon as it passes `maxBytes`, so that an endless or huge stdin is
+ * never held in memory whole.
+ */
+export async function readStream(
+  stream: AsyncIterable<Buffer | string>,
+  maxBytes: number = MAX_INPUT_BYTES,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    size += bytes.length;
+    if (size > maxBytes) throw tooLarge("stdin: the input goes on", maxBytes, "give one stack's file");
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The text of `file` (`-`: stdin), resolved from the command's folder; `next` says how to make one. */
+export async function readInputText(file: string, io: CommandIo, next: string): Promise<string> {
+  if (file === "-") return io.stdin();
+  const path = resolve(io.cwd, file);
+  try {
+    const { size } = statSync(path);
+    if (size > MAX_INPUT_BYTES) throw tooLarge(`${file}: ${mib(size)}`, MAX_INPUT_BYTES, next);
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    if (error instanceof CliFailure) throw error;
+    throw new CliFailure(
+      `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): ${next}.`,
+    );
+  }
 }
 
 /** The JSON in `text`, read as `kind`; `source` names the file in every failure. */
@@ -32,6 +84,13 @@ export function readJsonInput<S extends z.ZodType>(
   }
   if (typeof json === "object" && json !== null && kind.other.member in json) {
     throw new CliFailure(`${source}: ${kind.other.says}: ${kind.next}.`);
+  }
+  const items =
+    typeof json === "object" && json !== null ? kind.items.of(json as Record<string, unknown>) : [];
+  if (Array.isArray(items) && items.length > MAX_INPUT_ITEMS) {
+    throw new CliFailure(
+      `${source}: ${items.length} ${kind.items.are}, more than a command reads (${MAX_INPUT_ITEMS}): ${kind.next}.`,
+    );
   }
   const parsed = kind.schema.safeParse(json);
   if (!parsed.success) {

@@ -9,7 +9,9 @@ import { redact } from "../context/process";
 import { runAudit } from "./audit";
 import { CliFailure, EXIT } from "./failure";
 import type { CommandIo } from "./io";
+import { readStream } from "./json-input";
 import { runReview } from "./review";
+import { stderrLine } from "./untrusted";
 
 const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CommandIo) => Promise<number>>> = {
   review: runReview,
@@ -25,8 +27,31 @@ Commands:
 Run \`service-pulumi <command> --help\` for a command's options.
 `;
 
+/** `text` with each line fit for a terminal or a CI log (its final newline kept), and no secret. */
+const shownLines = (text: string) =>
+  text
+    .split("\n")
+    .map((line, i, lines) => (i === lines.length - 1 && line === "" ? "" : stderrLine(redact(line))))
+    .join("\n");
+
+/**
+ * `io` with no secret in anything written, and stderr (and the prompt) on lines with no control or
+ * bidirectional character: what a command writes may quote its input, which a pull request or a listing
+ * chose. A secret is registered before the first child process or request, so it is hidden here whichever
+ * line repeats it.
+ */
+function guarded(io: CommandIo): CommandIo {
+  return {
+    ...io,
+    stdout: (text) => io.stdout(redact(text)),
+    stderr: (text) => io.stderr(shownLines(text)),
+    confirm: (question) => io.confirm(shownLines(question)),
+  };
+}
+
 /** Runs the program with `argv` (without node and the script); resolves to the exit code. */
-export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
+export async function main(argv: readonly string[], given: CommandIo): Promise<number> {
+  const io = guarded(given);
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     io.stdout(HELP);
@@ -43,14 +68,14 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     return await command(rest, io);
   } catch (error) {
     if (error instanceof CliFailure) {
-      io.stderr(`${redact(error.message)}\n`);
+      io.stderr(`${error.message}\n`);
       return EXIT.failure;
     }
     // Not one of the failures the commands expect: still one line, and never a secret.
     io.stderr(
-      `service-pulumi ${name}: ${redact((error as Error).message ?? String(error))}: run again with SERVICE_DEBUG=1 for the stack trace, and report it if it persists.\n`,
+      `service-pulumi ${name}: ${(error as Error).message ?? String(error)}: run again with SERVICE_DEBUG=1 for the stack trace, and report it if it persists.\n`,
     );
-    if (process.env.SERVICE_DEBUG) io.stderr(`${redact((error as Error).stack ?? "")}\n`);
+    if (process.env.SERVICE_DEBUG) io.stderr(`${(error as Error).stack ?? ""}\n`);
     return EXIT.failure;
   }
 }
@@ -60,11 +85,7 @@ function processIo(): CommandIo {
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
-    stdin: async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString("utf8");
-    },
+    stdin: () => readStream(process.stdin),
     confirm: async (question) => {
       if (!process.stdin.isTTY) return false;
       const rl = createInterface({ input: process.stdin, output: process.stderr });
@@ -84,7 +105,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`service-pulumi: ${redact(String(error))}\n`);
+      process.stderr.write(`service-pulumi: ${stderrLine(redact(String(error)))}\n`);
       process.exitCode = EXIT.failure;
     },
   );

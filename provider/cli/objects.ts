@@ -11,6 +11,16 @@ import { domainVerification, webhook } from "../registry";
 import type { UrnParts } from "./urn";
 
 /**
+ * A state's inputs or outputs: an object, taken as it is. Its members are read one by one afterwards
+ * (webhookProps, domainProps), so checking its shape here without copying it keeps a preview of 100,000
+ * steps well under its time budget.
+ */
+const PropertyMap = z.custom<Record<string, unknown>>(
+  (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+  { error: "expected an object" },
+);
+
+/**
  * A resource's state as Pulumi writes it, in a preview's steps and in a stack export alike: the members
  * the commands read first (its properties are then read through WebhookProps or DomainProps).
  */
@@ -21,16 +31,16 @@ export const ResourceState = z.looseObject({
   parent: z.string().optional(),
   /** True for a resource the program only reads (`Webhook.get`): the stack does not manage it. */
   external: z.boolean().optional(),
-  inputs: z.record(z.string(), z.unknown()).nullish(),
-  outputs: z.record(z.string(), z.unknown()).nullish(),
+  inputs: PropertyMap.nullish(),
+  outputs: PropertyMap.nullish(),
 });
 export type ResourceState = z.output<typeof ResourceState>;
 
-/** A state's inputs and outputs as one record, outputs first: what the service answered wins. */
-export const propertiesOf = (state: ResourceState): Record<string, unknown> => ({
-  ...state.inputs,
-  ...state.outputs,
-});
+/** A member of a state: its output, else its input (what the service answered wins). */
+function memberOf(state: ResourceState, name: string): unknown {
+  const answered = state.outputs?.[name];
+  return answered === undefined || answered === null ? state.inputs?.[name] : answered;
+}
 
 /** What kind of object a resource stands for, by its type token; undefined for anything else. */
 export function objectKind(type: string): "webhook" | "domain" | undefined {
@@ -54,22 +64,74 @@ const Filter = z.looseObject({
 });
 
 /** The members of a Webhook's inputs or outputs that say what it delivers, and where. */
-export const WebhookProps = z.object({
-  webhookUuid: z.string().optional(),
-  endpoint: z.string().optional(),
-  channel: z.string().optional(),
-  filters: z.array(Filter).optional(),
-  owner: z.object({ organization: z.string() }).optional(),
-});
-export type WebhookProps = z.output<typeof WebhookProps>;
+const WebhookMembers = {
+  webhookUuid: z.string(),
+  endpoint: z.string(),
+  channel: z.string(),
+  filters: z.array(Filter),
+  owner: z.looseObject({ organization: z.string() }),
+};
 
 /** The members of a DomainVerification's inputs or outputs that the commands read. */
-export const DomainProps = z.object({
-  domainUuid: z.string().optional(),
-  domainName: z.string().optional(),
-  organization: z.string().optional(),
-});
-export type DomainProps = z.output<typeof DomainProps>;
+const DomainMembers = {
+  domainUuid: z.string(),
+  domainName: z.string(),
+  organization: z.string(),
+};
+
+/** What one read of a resource's members found: each readable member, and the names of the others. */
+export type Members<S extends Record<string, z.ZodType>> = {
+  readonly [K in keyof S]?: z.output<S[K]>;
+} & {
+  /** Members kept secret in the state (an encrypted envelope, or `[secret]` in a preview): present, unread. */
+  readonly hidden: readonly (keyof S & string)[];
+  /** Members present in a shape the commands do not know: the resource cannot be read whole. */
+  readonly unreadable: readonly (keyof S & string)[];
+};
+
+export type WebhookProps = Members<typeof WebhookMembers>;
+export type DomainProps = Members<typeof DomainMembers>;
+
+/** The key of the envelope Pulumi writes a secret in, in a stack export and in the engine's protocol. */
+const SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d";
+
+/** Whether `value` is a secret as a state or a preview holds it: an envelope, or the mask `[secret]`. */
+const isSecret = (value: unknown): boolean =>
+  value === "[secret]" || (typeof value === "object" && value !== null && SECRET_SIGNATURE in value);
+
+/**
+ * Reads each member of `shapes` from `state` on its own, so that a member the program made secret, or one
+ * in an unknown shape, leaves the others (the uuid and the owner above all) readable. The member `uuid`
+ * is the resource's id when the state has one: no secret hides an id.
+ */
+function readMembers<S extends Record<string, z.ZodType>>(
+  shapes: S,
+  state: ResourceState,
+  uuid: keyof S & string,
+): Members<S> {
+  const hidden: string[] = [];
+  const unreadable: string[] = [];
+  const read: Record<string, unknown> = { hidden, unreadable };
+  for (const [name, shape] of Object.entries(shapes)) {
+    const value = name === uuid && state.id ? state.id : memberOf(state, name);
+    if (value === undefined || value === null) continue;
+    if (isSecret(value)) hidden.push(name);
+    else {
+      const parsed = shape.safeParse(value);
+      if (parsed.success) read[name] = parsed.data;
+      else unreadable.push(name);
+    }
+  }
+  return read as Members<S>;
+}
+
+/** A Webhook's members, each read on its own from its state. */
+export const webhookProps = (state: ResourceState): WebhookProps =>
+  readMembers(WebhookMembers, state, "webhookUuid");
+
+/** A DomainVerification's members, each read on its own from its state. */
+export const domainProps = (state: ResourceState): DomainProps =>
+  readMembers(DomainMembers, state, "domainUuid");
 
 /** A filter as the commands compare and print it: its key and its values. */
 export interface FilterView {

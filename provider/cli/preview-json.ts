@@ -8,8 +8,16 @@
 import { z } from "zod";
 import { CliFailure } from "./failure";
 import { readJsonInput } from "./json-input";
-import { DomainProps, objectKind, objectName, propertiesOf, ResourceState, WebhookProps } from "./objects";
-import { parseUrn, stackLabel } from "./urn";
+import {
+  type DomainProps,
+  domainProps,
+  objectKind,
+  objectName,
+  ResourceState,
+  type WebhookProps,
+  webhookProps,
+} from "./objects";
+import { parseUrn, stackLabel, type UrnParts } from "./urn";
 
 /** A step's old or new state, with the markers of a replace's order. */
 const State = ResourceState.extend({
@@ -87,6 +95,7 @@ export function readPreview(file: string, text: string): StackPreview {
   const preview = readJsonInput(file, text, {
     schema: PreviewJson,
     what: "the JSON of a Pulumi preview",
+    items: { of: (json) => json.steps, are: "steps" },
     next: NEXT,
     other: {
       member: "deployment",
@@ -102,20 +111,17 @@ export function readPreview(file: string, text: string): StackPreview {
         .replace(/^error: /, "")}): fix what it says, then preview again.`,
     );
   }
-  const stacks = new Set(
-    preview.steps.flatMap((s) => {
-      const urn = parseUrn(s.urn);
-      return urn ? [stackLabel(urn)] : [];
-    }),
-  );
-  const first = preview.steps.map((s) => parseUrn(s.urn)).find((u) => u !== undefined);
+  // Each URN is parsed once: a preview may hold 100,000 steps.
+  const parsed = preview.steps.map((step) => ({ step, urn: parseUrn(step.urn) }));
+  const stacks = new Set(parsed.flatMap(({ urn }) => (urn ? [stackLabel(urn)] : [])));
+  const first = parsed.find(({ urn }) => urn !== undefined)?.urn;
   if (!first) {
     throw new CliFailure(`${file}: the preview lists no resource, so its stack is unknown: ${NEXT}.`);
   }
   if (stacks.size > 1) {
     throw new CliFailure(`${file}: the preview holds resources of ${[...stacks].join(" and ")}: ${NEXT}.`);
   }
-  const steps = preview.steps.flatMap((step) => objectStep(step));
+  const steps = parsed.flatMap(({ step, urn }) => (urn ? objectStep(step, urn) : []));
   const sames = preview.steps.filter((s) => s.op === "same").length;
   return {
     file,
@@ -129,18 +135,16 @@ export function readPreview(file: string, text: string): StackPreview {
   };
 }
 
-function objectStep(step: z.output<typeof Step>): ObjectStep[] {
-  const urn = parseUrn(step.urn);
+function objectStep(step: z.output<typeof Step>, urn: UrnParts): ObjectStep[] {
   const state = step.newState ?? step.oldState;
-  const kind = objectKind(state?.type ?? urn?.type ?? "");
+  const kind = objectKind(state?.type ?? urn.type);
   const op = OPS[step.op];
-  if (!urn || !kind || !op) return [];
+  if (!kind || !op) return [];
   const parentName = state?.parent ? parseUrn(state.parent)?.name : undefined;
-  const schema = kind === "webhook" ? WebhookProps : DomainProps;
-  const read = (s: z.output<typeof State> | undefined) => {
-    // A member the program made secret as a whole arrives as "[secret]": it is then left unread.
-    return s === undefined ? undefined : (schema.safeParse(propertiesOf(s)).data ?? {});
-  };
+  // Each member is read on its own: one the program made secret arrives as "[secret]" and is left
+  // unread, and the others stay.
+  const read = (s: z.output<typeof State> | undefined) =>
+    s === undefined ? undefined : kind === "webhook" ? webhookProps(s) : domainProps(s);
   return [
     {
       kind,

@@ -7,8 +7,9 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { redact } from "../context/process";
+import { rememberSecret } from "../context/process";
 import { CliFailure } from "./failure";
+import { MAX_INPUT_BYTES } from "./json-input";
 
 /** Runs `pulumi <args>` in `cwd` and returns its stdout; `what` names the object in a failure. */
 function runPulumi(args: readonly string[], cwd: string, what: string): string {
@@ -17,21 +18,26 @@ function runPulumi(args: readonly string[], cwd: string, what: string): string {
       cwd,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
-      maxBuffer: 512 * 1024 * 1024,
+      maxBuffer: MAX_INPUT_BYTES,
     });
   } catch (error) {
     const failure = error as NodeJS.ErrnoException & { stderr?: string };
+    if (failure.code === "ENOBUFS") {
+      throw new CliFailure(
+        `${what}: \`pulumi ${args.join(" ")}\` printed more than a command reads (${MAX_INPUT_BYTES / 1024 / 1024} MiB): give its state with --state, or audit its stacks one by one.`,
+      );
+    }
     if (failure.code === "ENOENT") {
       throw new CliFailure(
         `${what}: the Pulumi CLI is not on PATH: install it (https://www.pulumi.com/docs/install/), or give the state with --state and the token with --token.`,
       );
     }
-    const said = redact(
+    // Printed through the command's own stderr, which hides every secret registered before this ran.
+    const said =
       `${failure.stderr ?? ""}`
         .trim()
         .split("\n")
-        .find((l) => l.trim()) ?? "no message",
-    );
+        .find((l) => l.trim()) ?? "no message";
     throw new CliFailure(
       `${what}: \`pulumi ${args.join(" ")}\` failed in ${cwd}: ${said.replace(/^error: /, "")}: check the stack name, the backend (pulumi login) and PULUMI_CONFIG_PASSPHRASE.`,
     );
@@ -47,21 +53,36 @@ export function projectIn(dir: string): string | undefined {
   return undefined;
 }
 
-const ConfigJson = z.record(z.string(), z.looseObject({ value: z.unknown().optional() }));
+const ConfigJson = z.record(
+  z.string(),
+  z.looseObject({ value: z.unknown().optional(), secret: z.boolean().optional() }),
+);
 
-/** A stack's config as the provider reads it, secrets decrypted: key (`service:token`) to string value. */
+/**
+ * A stack's config as the provider reads it, secrets decrypted: key (`service:token`) to string value.
+ * Each secret value is registered as a secret before anything else runs, so that no line repeats it.
+ */
 export function stackConfig(cwd: string, stack: string, label: string): Record<string, string> {
   const out = runPulumi(["config", "--show-secrets", "--json", "--stack", stack], cwd, label);
-  const parsed = ConfigJson.safeParse(JSON.parse(out));
+  let json: unknown;
+  try {
+    json = JSON.parse(out);
+  } catch {
+    json = undefined;
+  }
+  const parsed = ConfigJson.safeParse(json);
   if (!parsed.success) {
     throw new CliFailure(
       `${label}: \`pulumi config --json\` printed no config object: upgrade the Pulumi CLI.`,
     );
   }
   return Object.fromEntries(
-    Object.entries(parsed.data).flatMap(([key, { value }]) =>
-      value === undefined ? [] : [[key, typeof value === "string" ? value : JSON.stringify(value)]],
-    ),
+    Object.entries(parsed.data).flatMap(([key, { value, secret }]) => {
+      if (value === undefined) return [];
+      const text = typeof value === "string" ? value : JSON.stringify(value);
+      if (secret) rememberSecret(text);
+      return [[key, text]];
+    }),
   );
 }
 /** `pulumi stack export --stack <stack>` in `cwd`: the state's JSON text. */

@@ -1,12 +1,15 @@
 /**
  * What review reports, worked out from the previews (and, with --live, one listing per organization):
  * each Webhook and Domain change per stack in plain words, and the quota of each organization after the
- * change. The Markdown and JSON renderings both print this model, so they always say the same.
+ * change. The Markdown and JSON renderings both print this model, so they always say the same. Its
+ * structured members hold the input's values as they are; its sentences (impact, delivers, missing) show
+ * each such value as a code span (untrusted.ts), so that a reader sees it and nothing in it renders.
  */
 import { MAX_ACTIVE_WEBHOOKS } from "../../contract/limits";
 import { deliveryOf, endpointOf, sameDelivery, type WebhookView } from "./deliveries";
 import { type DomainProps, filterViews, type WebhookProps } from "./objects";
 import type { ChangeOp, ObjectStep, StackPreview } from "./preview-json";
+import { codeSpan } from "./untrusted";
 
 /** An organization's active webhooks, as one listing read them. */
 export interface LiveListing {
@@ -50,7 +53,8 @@ export interface QuotaReview {
   /** Listed webhooks that none of the report's stacks knows of (--live only). */
   readonly unknownToStacks: readonly {
     readonly uuid: string;
-    readonly endpoint: string;
+    /** Null when the listing gave none. */
+    readonly endpoint: string | null;
     readonly delivers: string;
   }[];
   /** Why a figure is missing, or what it leaves out; null when nothing is. */
@@ -59,7 +63,10 @@ export interface QuotaReview {
 
 /** One organization's part of the report. */
 export interface OrganizationReview {
+  /** Its name; when `named` is false, words saying which stack's organization it is. */
   readonly organization: string;
+  /** False when no object and no listing names the organization (its stack has no webhook or domain yet). */
+  readonly named: boolean;
   readonly quota: QuotaReview;
   readonly stacks: readonly StackReview[];
 }
@@ -74,6 +81,7 @@ export interface Review {
 const view = (props: WebhookProps | undefined): WebhookView => ({
   uuid: props?.webhookUuid,
   endpoint: props?.endpoint,
+  secretEndpoint: props?.hidden.includes("endpoint"),
   channel: props?.channel ?? "default",
   filters: filterViews(props?.filters),
 });
@@ -84,20 +92,20 @@ const BOTH =
 function webhookImpact(step: Extract<ObjectStep, { kind: "webhook" }>): string[] {
   const before = view(step.before);
   const after = view(step.after);
-  const stops = `${endpointOf(before)} stops receiving ${deliveryOf(before)}.`;
-  const starts = `${endpointOf(after)} starts receiving ${deliveryOf(after)}.`;
+  const stops = () => `${endpointOf(before)} stops receiving ${deliveryOf(before)}.`;
+  const starts = () => `${endpointOf(after)} starts receiving ${deliveryOf(after)}.`;
   switch (step.op) {
     case "create":
-      return [starts];
+      return [starts()];
     case "delete":
-      return [stops];
+      return [stops()];
     case "update":
       return [`${endpointOf(after)} keeps receiving ${deliveryOf(after)}.`];
     default: {
       const secret = step.replaceReasons.includes("secretKey") ? ", signed with the new secret" : "";
       const what = sameDelivery(before, after)
         ? [`${endpointOf(after)} keeps receiving ${deliveryOf(after)}${secret}.`]
-        : [stops, starts];
+        : [stops(), starts()];
       const order = step.deleteFirst
         ? `Gap: the old webhook is deleted first (deleteBeforeReplace), so ${endpointOf(before)} receives no ${deliveryOf(before)} until the new webhook is created.`
         : BOTH;
@@ -109,20 +117,21 @@ function webhookImpact(step: Extract<ObjectStep, { kind: "webhook" }>): string[]
 function domainImpact(step: Extract<ObjectStep, { kind: "domain" }>): string[] {
   const before = (step.before as DomainProps | undefined)?.domainName ?? step.name;
   const after = (step.after as DomainProps | undefined)?.domainName ?? step.name;
+  const [was, is] = [codeSpan(before), codeSpan(after)];
   switch (step.op) {
     case "create":
-      return [`${after} is registered: webhooks may then target https://${after}/.`];
+      return [`${is} is registered: webhooks may then target ${codeSpan(`https://${after}/`)}.`];
     case "delete":
       return [
-        `${before} is deactivated: no webhook may target it afterwards (the service refuses while one does).`,
+        `${was} is deactivated: no webhook may target it afterwards (the service refuses while one does).`,
       ];
     case "update":
-      return [`${after} stays registered.`];
+      return [`${is} stays registered.`];
     default:
       return before === after
-        ? [`${after} is registered again, and stays usable by its webhooks.`]
+        ? [`${is} is registered again, and stays usable by its webhooks.`]
         : [
-            `${after} is registered ${step.deleteFirst ? "after" : "before"} ${before} is deactivated; webhooks on https://${before}/ must move first (the service refuses to deactivate a domain an active webhook targets).`,
+            `${is} is registered ${step.deleteFirst ? "after" : "before"} ${was} is deactivated; webhooks on ${codeSpan(`https://${before}/`)} must move first (the service refuses to deactivate a domain an active webhook targets).`,
           ];
   }
 }
@@ -139,12 +148,12 @@ function changeOf(step: ObjectStep): ChangeReview {
   };
 }
 
-const OP_ORDER: readonly ChangeOp[] = ["replace", "delete", "create", "update"];
+const OP_ORDER: Readonly<Record<ChangeOp, number>> = { replace: 0, delete: 1, create: 2, update: 3, same: 4 };
 
 function stackReview(preview: StackPreview): StackReview {
   const changed = preview.steps
     .filter((s) => s.op !== "same")
-    .sort((a, b) => OP_ORDER.indexOf(a.op) - OP_ORDER.indexOf(b.op) || a.name.localeCompare(b.name));
+    .sort((a, b) => OP_ORDER[a.op] - OP_ORDER[b.op] || a.name.localeCompare(b.name));
   const same = (kind: ObjectStep["kind"]) =>
     preview.steps.filter((s) => s.op === "same" && s.kind === kind).length;
   return {
@@ -166,6 +175,17 @@ export function organizationsOf(preview: StackPreview): string[] {
   return [...new Set(preview.steps.flatMap((step) => ownerOf(step) ?? []))];
 }
 
+/** The most stacks a sentence names; the others are counted. */
+const NAMED_STACKS = 3;
+
+/** "`infra/dev` and `infra/prod`", or "`a`, `b`, `c` and 4 other stacks". */
+function stackList(labels: readonly string[]): string {
+  const named = labels.slice(0, NAMED_STACKS).map((label) => codeSpan(label));
+  const others = labels.length - named.length;
+  if (others > 0) return `${named.join(", ")} and ${others} other stack${others === 1 ? "" : "s"}`;
+  return named.length === 1 ? named[0]! : `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
+}
+
 const webhookSteps = (previews: readonly StackPreview[]) =>
   previews.flatMap((p) => p.steps).filter((s) => s.kind === "webhook");
 const count = (steps: readonly ObjectStep[], ops: readonly ChangeOp[]) =>
@@ -179,7 +199,7 @@ function quotaOf(previews: readonly StackPreview[], live: LiveListing | undefine
   const missingSames =
     withoutSames.length === 0
       ? undefined
-      : `the preview of ${withoutSames.join(" and ")} was made without \`--show-sames\`, so its unchanged webhooks are missing: run \`pulumi preview --json --show-sames\``;
+      : `the preview of ${stackList(withoutSames)} was made without \`--show-sames\`, so its unchanged webhooks are missing: run \`pulumi preview --json --show-sames\``;
   if (live) {
     const listed = new Set(live.webhooks.map((w) => w.uuid));
     const known = new Set(steps.flatMap((s) => (s.before?.webhookUuid ? [s.before.webhookUuid] : [])));
@@ -196,7 +216,7 @@ function quotaOf(previews: readonly StackPreview[], live: LiveListing | undefine
         ? []
         : live.webhooks
             .filter((w) => w.uuid !== undefined && !known.has(w.uuid))
-            .map((w) => ({ uuid: w.uuid!, endpoint: endpointOf(w), delivers: deliveryOf(w) })),
+            .map((w) => ({ uuid: w.uuid!, endpoint: w.endpoint ?? null, delivers: deliveryOf(w) })),
       missing: missingSames
         ? `${missingSames}; the webhooks none of the stacks knows of cannot be told apart`
         : null,
@@ -234,25 +254,32 @@ export function reviewOf(
   live: ReadonlyMap<string, LiveListing> = new Map(),
 ): Review {
   const groups = new Map<string, StackPreview[]>();
+  const unnamed = new Set<string>();
   for (const preview of previews) {
-    const fallback =
-      live.get(preview.label)?.organization ??
-      organizationsOf(preview)[0] ??
-      `(the organization of ${preview.label}, which has no webhook or domain yet)`;
+    let fallback = live.get(preview.label)?.organization ?? organizationsOf(preview)[0];
+    if (fallback === undefined) {
+      fallback = `(the organization of ${preview.label}, which has no webhook or domain yet)`;
+      unnamed.add(fallback);
+    }
     const parts = new Map<string, ObjectStep[]>([[fallback, []]]);
     for (const step of preview.steps) {
       const organization = ownerOf(step) ?? fallback;
-      parts.set(organization, [...(parts.get(organization) ?? []), step]);
+      const part = parts.get(organization);
+      if (part) part.push(step);
+      else parts.set(organization, [step]);
     }
     for (const [organization, steps] of parts) {
       if (steps.length === 0 && parts.size > 1) continue;
-      groups.set(organization, [...(groups.get(organization) ?? []), { ...preview, steps }]);
+      const group = groups.get(organization);
+      if (group) group.push({ ...preview, steps });
+      else groups.set(organization, [{ ...preview, steps }]);
     }
   }
   return {
     version: 1,
     organizations: [...groups].map(([organization, group]) => ({
       organization,
+      named: !unnamed.has(organization),
       // A listing counts only for the organization it listed.
       quota: quotaOf(
         group,

@@ -2,19 +2,30 @@
  * `service-pulumi review`: what the previews of one or more stacks do to deliveries and to each
  * organization's quota, as Markdown (or JSON) on stdout.
  */
-import { readFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { credentialsOf } from "../client/config";
+import { credentialKey } from "../lifecycle/clients";
 import { parseCommand } from "./args";
-import { BASE_URL_KEY, clientForStack, configInFolder, TOKEN_KEY } from "./credentials";
+import {
+  BASE_URL_KEY,
+  baseUrlSource,
+  type CredentialFlags,
+  clientForStack,
+  credentialFlags,
+  namedStacks,
+  TOKEN_KEY,
+} from "./credentials";
 import { CliFailure, EXIT } from "./failure";
 import type { CommandIo } from "./io";
+import { readInputText } from "./json-input";
 import { listWebhooks, organizationListed } from "./listing";
 import { filterViews } from "./objects";
 import { readPreview, type StackPreview } from "./preview-json";
-import { projectIn } from "./pulumi-cli";
+import { projectIn, stackConfig } from "./pulumi-cli";
 import { type LiveListing, organizationsOf, reviewOf } from "./review-model";
-import { reviewMarkdown } from "./review-render";
+import { reviewComment, reviewMarkdown } from "./review-render";
+import { printable } from "./untrusted";
 
 /** review's options and help. */
 const reviewCommand = {
@@ -25,7 +36,10 @@ const reviewCommand = {
     live: { type: "boolean", default: false },
     token: { type: "string" },
     "base-url": { type: "string" },
+    stack: { type: "string", multiple: true },
+    stacks: { type: "string" },
     cwd: { type: "string" },
+    output: { type: "string" },
   },
   help: `Usage: service-pulumi review [options] [preview.json ...]
 
@@ -37,12 +51,23 @@ the organization's webhook quota after the change. Secrets are never read, so ne
 
 Options:
   --format markdown|json  The report's format (default markdown).
+  --output <file>         Write the whole report to <file> instead of stdout, however long it is. On
+                          stdout, a report longer than a GitHub comment holds (65,536 characters) is
+                          cut to a summary.
   --live                  Also list each organization's active webhooks (one listing each, pages of 20 at
                           10 requests per second), to count the quota and name the webhooks none of the
-                          stacks knows of. Credentials are resolved as the provider resolves them.
-  --token <token>         The API token (default: the stack's service:token, then SERVICE_API_TOKEN).
-  --base-url <url>        The API base URL (default: the stack's service:baseUrl, then SERVICE_BASE_URL).
-  --cwd <dir>             The Pulumi project folder, where a stack's config is read (default: .).
+                          stacks knows of.
+
+Credentials for --live, never taken from the previews (a pull request writes them):
+  --token <token>         The API token. Else the service:token of a stack named with --stacks; else
+                          SERVICE_API_TOKEN.
+  --base-url <url>        The API base URL. Else the service:baseUrl of a stack named with --stacks; else
+                          SERVICE_BASE_URL; else the local sandbox. A preview whose service:baseUrl is
+                          another URL is refused before any request.
+  --stacks <a,b,...>      Stacks of the Pulumi project in --cwd whose config is read
+                          (\`pulumi config --show-secrets\`), for the previews of those stacks. A stack
+                          only a preview names is never read. --stack <name> (repeatable) too.
+  --cwd <dir>             The Pulumi project folder of --stacks (default: .).
   -h, --help              This help.
 
 Exit codes: 0 the report was written; 2 a usage, input, credential or API error (one line on stderr).
@@ -50,71 +75,123 @@ Exit codes: 0 the report was written; 2 a usage, input, credential or API error 
 } as const;
 
 async function readInput(file: string, io: CommandIo): Promise<StackPreview> {
-  if (file === "-") return readPreview("stdin", await io.stdin());
-  let text: string;
-  try {
-    text = readFileSync(resolve(io.cwd, file), "utf8");
-  } catch (error) {
-    throw new CliFailure(
-      `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): give a file written by \`pulumi preview --json --show-sames > ${file}\`.`,
-    );
-  }
-  return readPreview(file, text);
+  const text = await readInputText(
+    file,
+    io,
+    `give a file written by \`pulumi preview --json --show-sames > ${file === "-" ? "preview.json" : file}\``,
+  );
+  return readPreview(file === "-" ? "stdin" : file, text);
 }
 
-/** One listing per organization: a stack whose organization another stack's listing showed reuses it. */
+/** The config of each stack the operator named, in the project in `cwd`, read before any request. */
+function namedConfigs(
+  stacks: readonly string[],
+  cwd: string,
+): { project?: string; configs: Map<string, Record<string, string>> } {
+  const configs = new Map<string, Record<string, string>>();
+  if (stacks.length === 0) return { configs };
+  const project = projectIn(cwd);
+  if (project === undefined) {
+    throw new CliFailure(
+      `service-pulumi review: --stacks reads the config of stacks of the project in ${cwd}, which holds no Pulumi.yaml: run in the project folder, or give --cwd <folder>.`,
+    );
+  }
+  for (const stack of stacks) configs.set(stack, stackConfig(cwd, stack, `${project}/${stack}`));
+  return { project, configs };
+}
+
+/**
+ * The client of `preview`'s stack: from the flags, the config of the stack if the operator named it, or
+ * the environment. Refused, before any request, when the preview names a base URL other than the one
+ * this resolves to: a pull request must not choose where the token goes.
+ */
+function clientForPreview(
+  preview: StackPreview,
+  flags: CredentialFlags,
+  config: Record<string, string> | undefined,
+  io: CommandIo,
+) {
+  const tokenInConfig = preview.config[TOKEN_KEY] !== undefined;
+  if (config === undefined && flags.token === undefined && tokenInConfig) {
+    const name = `--stacks ${preview.stack} in project ${preview.project}'s folder (--cwd)`;
+    if (credentialsOf({}).token === undefined) {
+      throw new CliFailure(
+        `${preview.label}: its token is in its stack config, which review reads only for a stack you name: give ${name}, --token, or SERVICE_API_TOKEN.`,
+      );
+    }
+    io.stderr(
+      `${preview.label}: its service:token is read only for a stack you name; using SERVICE_API_TOKEN instead (give ${name} to use the stack's).\n`,
+    );
+  }
+  const client = clientForStack(preview.label, flags, config ?? {});
+  const named = preview.config[BASE_URL_KEY];
+  if (typeof named === "string" && named.replace(/\/+$/, "") !== client.options.baseUrl) {
+    throw new CliFailure(
+      `${preview.file}: the preview of ${preview.label} sets ${BASE_URL_KEY} to ${printable(named)}, but review sends a token only to the base URL configured here, ${client.options.baseUrl} (${baseUrlSource(flags, config ?? {})}), and nothing was sent: if the stack does move there, review the change without --live, or give --base-url yourself.`,
+    );
+  }
+  return client;
+}
+
+/**
+ * One listing per set of credentials: previews whose stacks share a token and base URL share it. Every
+ * client is made, and every base URL checked, before the first request.
+ */
 async function liveListings(
   previews: readonly StackPreview[],
-  flags: { token?: string | undefined; baseUrl?: string | undefined },
+  flags: CredentialFlags,
+  stacks: readonly string[],
   cwd: string,
   io: CommandIo,
 ): Promise<Map<string, LiveListing>> {
+  const { project, configs } = namedConfigs(stacks, cwd);
+  const clients = previews.map((preview) =>
+    clientForPreview(
+      preview,
+      flags,
+      preview.project === project ? configs.get(preview.stack) : undefined,
+      io,
+    ),
+  );
   const byStack = new Map<string, LiveListing>();
-  const byOrganization = new Map<string, LiveListing>();
-  for (const preview of previews) {
+  const byCredentials = new Map<string, LiveListing>();
+  for (const [i, preview] of previews.entries()) {
+    const client = clients[i]!;
+    const key = credentialKey(client);
+    let live = byCredentials.get(key);
+    if (!live) {
+      const webhooks = await listWebhooks(client, preview.label);
+      live = {
+        organization: organizationListed(webhooks.items),
+        webhooks: webhooks.items.map((w) => ({
+          uuid: w.webhook_uuid,
+          endpoint: w.endpoint.value,
+          channel: w.channel,
+          filters: filterViews(w.filters),
+        })),
+      };
+      byCredentials.set(key, live);
+    }
     const owners = organizationsOf(preview);
-    const reused = owners.length === 0 ? undefined : byOrganization.get(owners[0]!);
-    if (reused) {
-      byStack.set(preview.label, reused);
-      continue;
-    }
-    const config: Record<string, string> = {};
-    const baseUrl = preview.config[BASE_URL_KEY];
-    if (typeof baseUrl === "string") config[BASE_URL_KEY] = baseUrl;
-    // The preview masks the token: read it where the provider does, from the stack's config.
-    if (flags.token === undefined && preview.config[TOKEN_KEY] !== undefined) {
-      const token = configInFolder(cwd, preview, io)?.[TOKEN_KEY];
-      if (token !== undefined) config[TOKEN_KEY] = token;
-      else if (credentialsOf({}).token === undefined) {
-        throw new CliFailure(
-          `${preview.label}: its token is in its stack config, which is read in project ${preview.project}'s folder, but ${cwd} is not that folder: give --cwd <${preview.project}'s folder>, --token, or SERVICE_API_TOKEN.`,
-        );
-      } else if (projectIn(cwd) !== preview.project) {
-        io.stderr(
-          `${preview.label}: its service:token is read in project ${preview.project}'s folder, not in ${cwd}; using SERVICE_API_TOKEN instead (give --cwd to use the stack's).\n`,
-        );
-      }
-    }
-    const client = clientForStack(preview.label, flags, config);
-    const webhooks = await listWebhooks(client, preview.label);
-    const live: LiveListing = {
-      organization: organizationListed(webhooks.items),
-      webhooks: webhooks.items.map((w) => ({
-        uuid: w.webhook_uuid,
-        endpoint: w.endpoint.value,
-        channel: w.channel,
-        filters: filterViews(w.filters),
-      })),
-    };
     if (owners.length > 0 && live.organization !== undefined && !owners.includes(live.organization)) {
       throw new CliFailure(
-        `${preview.label}: its webhooks belong to organization ${owners.join(" and ")}, but its token reaches organization ${live.organization}: give ${owners[0]}'s token (--token, the stack's service:token or SERVICE_API_TOKEN).`,
+        `${preview.label}: its webhooks belong to organization ${owners.join(" and ")}, but its token reaches organization ${live.organization}: give ${owners[0]}'s token (--token, the service:token of a stack named with --stacks, or SERVICE_API_TOKEN).`,
       );
     }
     byStack.set(preview.label, live);
-    if (live.organization !== undefined) byOrganization.set(live.organization, live);
   }
   return byStack;
+}
+
+/** Writes the whole report to `file`, from the command's folder. */
+function writeReport(file: string, text: string, io: CommandIo): void {
+  try {
+    writeFileSync(resolve(io.cwd, file), text);
+  } catch (error) {
+    throw new CliFailure(
+      `${file}: the report cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): give --output a file in a folder you can write.`,
+    );
+  }
 }
 
 /** Runs review with `argv` (the arguments after `review`); resolves to the exit code. */
@@ -128,6 +205,8 @@ export async function runReview(argv: readonly string[], io: CommandIo): Promise
   if (format !== "markdown" && format !== "json") {
     throw new CliFailure(`service-pulumi review: --format ${format} is not a format: give markdown or json.`);
   }
+  // Registered as secrets before any file is read, child process run or request sent.
+  const flags = credentialFlags(values);
   const files = positionals.length ? positionals : ["-"];
   const previews: StackPreview[] = [];
   for (const file of files) {
@@ -141,12 +220,14 @@ export async function runReview(argv: readonly string[], io: CommandIo): Promise
     previews.push(preview);
   }
   const cwd = resolve(io.cwd, (values.cwd as string | undefined) ?? ".");
-  const flags = {
-    token: values.token as string | undefined,
-    baseUrl: values["base-url"] as string | undefined,
-  };
-  const live = values.live ? await liveListings(previews, flags, cwd, io) : undefined;
+  const live = values.live ? await liveListings(previews, flags, namedStacks(values), cwd, io) : undefined;
   const review = reviewOf(previews, live);
-  io.stdout(format === "json" ? `${JSON.stringify(review, null, 2)}\n` : reviewMarkdown(review));
+  const output = values.output as string | undefined;
+  if (format === "json") {
+    const text = `${JSON.stringify(review, null, 2)}\n`;
+    if (output === undefined) io.stdout(text);
+    else writeReport(output, text, io);
+  } else if (output === undefined) io.stdout(reviewComment(review));
+  else writeReport(output, reviewMarkdown(review), io);
   return EXIT.clean;
 }

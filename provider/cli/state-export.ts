@@ -8,20 +8,26 @@ import { z } from "zod";
 import { CliFailure } from "./failure";
 import { readJsonInput } from "./json-input";
 import {
-  DomainProps,
+  type DomainProps,
+  domainProps,
   type FilterView,
   filterViews,
   objectKind,
   objectName,
-  propertiesOf,
   ResourceState,
-  WebhookProps,
+  type WebhookProps,
+  webhookProps,
 } from "./objects";
 import { parseUrn, stackLabel } from "./urn";
 
+const PendingOperation = z.looseObject({ resource: z.looseObject({ type: z.string(), urn: z.string() }) });
+
 const StackExport = z.looseObject({
   version: z.number(),
-  deployment: z.looseObject({ resources: z.array(ResourceState).nullish() }),
+  deployment: z.looseObject({
+    resources: z.array(ResourceState).nullish(),
+    pending_operations: z.array(PendingOperation).nullish(),
+  }),
 });
 
 /** A Webhook or Domain a state holds. */
@@ -39,6 +45,14 @@ export interface StateObject {
   readonly channel?: string | undefined;
   readonly filters?: readonly FilterView[];
   readonly domainName?: string | undefined;
+  /** Members the state keeps secret (`endpoint`, say): present, never read or printed. */
+  readonly hidden: readonly string[];
+}
+
+/** A Webhook or Domain of a state that could not be read whole, and why, in the report's words. */
+interface UnreadObject {
+  readonly urn: string;
+  readonly cause: string;
 }
 
 /** One stack's state, as audit reads it. */
@@ -50,6 +64,12 @@ export interface StackState {
   /** `project/stack`. */
   readonly label: string;
   readonly objects: readonly StateObject[];
+  /**
+   * The Webhooks and Domains it holds that could not be read whole (no id, a member in an unknown shape),
+   * and those an interrupted update left pending: what they stand for is unknown, so no listed object can
+   * be called an orphan while one is here.
+   */
+  readonly unread: readonly UnreadObject[];
 }
 
 const NEXT = "give the output of `pulumi stack export --stack <name> > state.json`";
@@ -67,6 +87,10 @@ export function readState(
   const state = readJsonInput(source, text, {
     schema: StackExport,
     what: "a stack's state",
+    items: {
+      of: (json) => (json.deployment as { resources?: unknown } | undefined)?.resources,
+      are: "resources",
+    },
     next: NEXT,
     other: { member: "steps", says: "a preview's JSON, not a stack's state; review reads previews" },
   });
@@ -74,49 +98,56 @@ export function readState(
   const first = exported ?? resources.map((r) => parseUrn(r.urn)).find((u) => u !== undefined);
   if (!first)
     throw new CliFailure(`${source}: the state holds no resource, so its stack is unknown: ${NEXT}.`);
-  return {
-    source,
-    project: first.project,
-    stack: first.stack,
-    label: stackLabel(first),
-    objects: resources.flatMap((resource) => stateObject(resource)),
-  };
+  const objects: StateObject[] = [];
+  const unread: UnreadObject[] = [];
+  for (const resource of resources) {
+    const read = stateObject(resource);
+    if (read === undefined) continue;
+    if ("cause" in read) unread.push(read);
+    else objects.push(read);
+  }
+  for (const { resource } of state.deployment.pending_operations ?? []) {
+    if (objectKind(resource.type)) {
+      unread.push({
+        urn: resource.urn,
+        cause: `an interrupted update left an operation on it pending, so whether it exists is unknown: run \`pulumi refresh --stack ${first.stack}\` and resolve it`,
+      });
+    }
+  }
+  return { source, project: first.project, stack: first.stack, label: stackLabel(first), objects, unread };
 }
 
-function stateObject(resource: ResourceState): StateObject[] {
+/**
+ * A Webhook or Domain of the state, read member by member: its uuid is the resource's id, and a member the
+ * program made secret is kept as hidden, not dropped with the rest. Undefined for another resource.
+ */
+function stateObject(resource: ResourceState): StateObject | UnreadObject | undefined {
   const kind = objectKind(resource.type);
   const urn = parseUrn(resource.urn);
   // A resource the program only reads is another stack's, or nobody's: it does not hold the object.
-  if (!kind || !urn || resource.external) return [];
-  const props = propertiesOf(resource);
-  const name = objectName(urn, resource.parent ? parseUrn(resource.parent)?.name : undefined);
-  if (kind === "webhook") {
-    const hook = WebhookProps.safeParse(props).data ?? {};
-    // A webhook whose create has an unknown outcome has no uuid yet: there is nothing to find.
-    if (!hook.webhookUuid) return [];
-    return [
-      {
-        kind,
-        uuid: hook.webhookUuid,
-        name,
-        urn: resource.urn,
-        organization: hook.owner?.organization,
-        endpoint: hook.endpoint,
-        channel: hook.channel,
-        filters: filterViews(hook.filters),
-      },
-    ];
+  if (!kind || !urn || resource.external) return undefined;
+  const read = kind === "webhook" ? webhookProps(resource) : domainProps(resource);
+  if (!resource.id) return { urn: resource.urn, cause: "it has no id" };
+  if (read.unreadable.length > 0) {
+    return { urn: resource.urn, cause: `its ${read.unreadable.join(" and ")} cannot be read` };
   }
-  const domain = DomainProps.safeParse(props).data ?? {};
-  if (!domain.domainUuid) return [];
-  return [
-    {
-      kind,
-      uuid: domain.domainUuid,
-      name,
-      urn: resource.urn,
-      organization: domain.organization,
-      domainName: domain.domainName,
-    },
-  ];
+  const held = {
+    uuid: resource.id,
+    name: objectName(urn, resource.parent ? parseUrn(resource.parent)?.name : undefined),
+    urn: resource.urn,
+    hidden: read.hidden,
+  };
+  if (kind === "domain") {
+    const domain = read as DomainProps;
+    return { kind, ...held, organization: domain.organization, domainName: domain.domainName };
+  }
+  const hook = read as WebhookProps;
+  return {
+    kind,
+    ...held,
+    organization: hook.owner?.organization,
+    endpoint: hook.endpoint,
+    channel: hook.channel,
+    filters: filterViews(hook.filters),
+  };
 }

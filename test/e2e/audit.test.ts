@@ -76,15 +76,15 @@ describeUnderEngine("service-pulumi audit under the real engine, from a packed i
       oneOfEachAuditReport({
         stacks: ["service-e2e/dev", "service-e2e/staging", "service-e2e/copy"],
         webhooks: [
-          `- **conflict** webhook \`${prints}\`: ${HOOK}, fingerprint records on channel prints, in service-e2e/staging (\`prints\`) and service-e2e/copy (\`prints\`)`,
-          `  - each of service-e2e/staging and service-e2e/copy would change or delete it: keep it in service-e2e/staging, and remove it from the others: \`pulumi state delete '${printsUrn}' --stack copy --yes\` in project service-e2e's folder.`,
-          `- **orphaned** webhook \`${byHand}\`: ${HOOK}, authentication records on channel orders`,
+          `- **conflict** webhook \`${prints}\`: \`${HOOK}\`, \`fingerprint\` records on channel \`prints\`, in \`service-e2e/staging\` (\`prints\`) and \`service-e2e/copy\` (\`prints\`)`,
+          `  - each of \`service-e2e/staging\` and \`service-e2e/copy\` would change or delete it: keep it in \`service-e2e/staging\`, and remove it from the others: \`pulumi state delete ${printsUrn} --stack copy --yes\` in project \`service-e2e\`'s folder.`,
+          `- **orphaned** webhook \`${byHand}\`: \`${HOOK}\`, \`authentication\` records on channel \`orders\``,
           "  - in no stack's state, it uses a slot of the quota: adopt it, or deactivate it with --deactivate-orphans.",
           `  - adopt with the provider plugin: \`pulumi import service:index:Webhook orders ${byHand}\``,
           `  - adopt with the TypeScript Webhook: \`new Webhook("orders", { endpoint: "${HOOK}", channel: "orders", filters: [{"key":"activity.name","value":"authentication"}], secretKey, adoptWebhookUuid: "${byHand}" })\``,
-          `- **drifted** webhook \`${gone}\`: ${HOOK}, authentication records on channel gone, in service-e2e/dev (\`gone\`)`,
-          "  - no longer active: run `pulumi refresh --stack dev` in project service-e2e's folder, which drops it from the state (the next `pulumi up` creates it again).",
-          `- **managed** webhook \`${orders}\`: ${HOOK}, authentication records on channel orders, in service-e2e/dev (\`orders\`)`,
+          `- **drifted** webhook \`${gone}\`: \`${HOOK}\`, \`authentication\` records on channel \`gone\`, in \`service-e2e/dev\` (\`gone\`)`,
+          "  - no longer active: run `pulumi refresh --stack dev` in project `service-e2e`'s folder, which drops it from the state (the next `pulumi up` creates it again).",
+          `- **managed** webhook \`${orders}\`: \`${HOOK}\`, \`authentication\` records on channel \`orders\`, in \`service-e2e/dev\` (\`orders\`)`,
         ],
         domainUuid: domain!.domain_uuid,
       }),
@@ -149,10 +149,10 @@ describeUnderEngine("service-pulumi audit under the real engine, from a packed i
     expect(run.stderr).toBe("");
     const lines = run.stdout.split("\n");
     expect(lines).toContain(
-      `- **managed** webhook \`${uuidOf("service:index:Webhook")}\`: https://${host}/service/events, authentication records on channel orders, in service-plugin-e2e/plugin (\`orders\`)`,
+      `- **managed** webhook \`${uuidOf("service:index:Webhook")}\`: \`https://${host}/service/events\`, \`authentication\` records on channel \`orders\`, in \`service-plugin-e2e/plugin\` (\`orders\`)`,
     );
     expect(lines).toContain(
-      `- **managed** domain ${host} \`${uuidOf("service:index:DomainVerification")}\`, in service-plugin-e2e/plugin (\`hooks\`)`,
+      `- **managed** domain \`${host}\` \`${uuidOf("service:index:DomainVerification")}\`, in \`service-plugin-e2e/plugin\` (\`hooks\`)`,
     );
     await project.run(["destroy", "--yes"]);
   });

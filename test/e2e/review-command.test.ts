@@ -77,31 +77,31 @@ describeUnderEngine("service-pulumi review under the real engine, from a packed 
     expect(report.stdout.split("\n")).toEqual([
       "# Webhook and Domain review",
       "",
-      "## Organization acme",
+      "## Organization `acme`",
       "",
       `${quota} ${FROM_STACKS}`,
       "",
-      "### service-e2e/dev",
+      "### `service-e2e/dev`",
       "",
       "- **Replace** Webhook `careful`, forced by `channel` (delete-before-replace)",
-      `  - ${HOOK} stops receiving authentication records on channel c1.`,
-      `  - ${HOOK} starts receiving authentication records on channel c2.`,
-      `  - Gap: the old webhook is deleted first (deleteBeforeReplace), so ${HOOK} receives no authentication records on channel c1 until the new webhook is created.`,
+      `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`c1\`.`,
+      `  - \`${HOOK}\` starts receiving \`authentication\` records on channel \`c2\`.`,
+      `  - Gap: the old webhook is deleted first (deleteBeforeReplace), so \`${HOOK}\` receives no \`authentication\` records on channel \`c1\` until the new webhook is created.`,
       "- **Replace** Webhook `orders`, forced by `channel` (create-before-delete)",
-      `  - ${HOOK} stops receiving authentication records on channel orders.`,
-      `  - ${HOOK} starts receiving authentication records on channel orders-v2.`,
+      `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`orders\`.`,
+      `  - \`${HOOK}\` starts receiving \`authentication\` records on channel \`orders-v2\`.`,
       OVERLAP,
       "- **Replace** Webhook `prints`, forced by `filters` (create-before-delete)",
-      `  - ${HOOK} stops receiving fingerprint records on channel prints.`,
-      `  - ${HOOK} starts receiving fingerprint records of form factor lightbox on channel prints.`,
+      `  - \`${HOOK}\` stops receiving \`fingerprint\` records on channel \`prints\`.`,
+      `  - \`${HOOK}\` starts receiving \`fingerprint\` records of form factor \`lightbox\` on channel \`prints\`.`,
       OVERLAP,
       "- **Delete** Webhook `gone`",
-      `  - ${HOOK} stops receiving authentication records on channel gone.`,
+      `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`gone\`.`,
       "- **Create** Webhook `added`",
-      `  - ${HOOK} starts receiving fingerprint records on channel added.`,
+      `  - \`${HOOK}\` starts receiving \`fingerprint\` records on channel \`added\`.`,
       "- Unchanged: 0 Webhooks, 0 Domains.",
       "",
-      "### service-e2e/staging",
+      "### `service-e2e/staging`",
       "",
       "- No Webhook or Domain changes.",
       "- Unchanged: 1 Webhook, 0 Domains.",
@@ -111,7 +111,7 @@ describeUnderEngine("service-pulumi review under the real engine, from a packed 
     // Without --show-sames the unchanged resources are missing: the report says so rather than guess.
     const partial = await review(dev, [await preview(staging, "staging-partial", false)]);
     expect(partial.stdout).toContain(
-      "**Quota:** not known: the preview of service-e2e/staging was made without `--show-sames`, so its unchanged webhooks are missing: run `pulumi preview --json --show-sames`, or add `--live` to count the organization's webhooks.",
+      "**Quota:** not known: the preview of `service-e2e/staging` was made without `--show-sames`, so its unchanged webhooks are missing: run `pulumi preview --json --show-sames`, or add `--live` to count the organization's webhooks.",
     );
     expect(partial.stdout).toContain("- Unchanged: not known (the preview was made without `--show-sames`).");
 
@@ -119,7 +119,7 @@ describeUnderEngine("service-pulumi review under the real engine, from a packed 
     // masks it); the webhook made by hand counts, and is named.
     const byHand = await stage.webhookMadeByHand();
     const mark = stage.mark();
-    const live = await review(dev, ["--live", devPreview, stagingPreview]);
+    const live = await review(dev, ["--live", "--stacks", "dev,staging", devPreview, stagingPreview]);
     expect(live.stderr).toBe("");
     expect(stage.callsSince(mark, "/v2/search/webhooks")).toBe(1);
     const lines = live.stdout.split("\n");
@@ -127,7 +127,7 @@ describeUnderEngine("service-pulumi review under the real engine, from a packed 
       "**Quota:** 6 of 10 webhooks after the change (4 left); up to 9 of 10 while the update runs. Counted from a listing of the organization's active webhooks (--live).",
       "",
       "Active webhooks that none of these stacks knows of (1):",
-      `- \`${byHand}\`: ${HOOK}, authentication records on channel orders`,
+      `- \`${byHand}\`: \`${HOOK}\`, \`authentication\` records on channel \`orders\``,
       "",
     ]);
     expect(lines.slice(9)).toEqual(report.stdout.split("\n").slice(6));
@@ -163,10 +163,10 @@ describeUnderEngine("service-pulumi review under the real engine, from a packed 
     await project.config("webhookSecret", ROTATED, true);
     const rotated = await review(project, [await preview(project, "rotated")]);
     expect(rotated.stdout.split("\n").slice(6)).toEqual([
-      "### service-e2e/domains",
+      "### `service-e2e/domains`",
       "",
       "- **Replace** Webhook `orders`, forced by `secretKey` (create-before-delete)",
-      `  - https://${first}/service/events keeps receiving authentication records on channel orders, signed with the new secret.`,
+      `  - \`https://${first}/service/events\` keeps receiving \`authentication\` records on channel \`orders\`, signed with the new secret.`,
       OVERLAP,
       "- Unchanged: 0 Webhooks, 1 Domain.",
       "",
@@ -184,10 +184,10 @@ describeUnderEngine("service-pulumi review under the real engine, from a packed 
       expect.stringMatching(
         /^- \*\*Replace\*\* Domain `hooks`, forced by (`verifier`, `domainName`|`domainName`, `verifier`) \(create-before-delete\)$/,
       ),
-      `  - ${EXAMPLES_HOST} is registered before ${first} is deactivated; webhooks on https://${first}/ must move first (the service refuses to deactivate a domain an active webhook targets).`,
+      `  - \`${EXAMPLES_HOST}\` is registered before \`${first}\` is deactivated; webhooks on \`https://${first}/\` must move first (the service refuses to deactivate a domain an active webhook targets).`,
       "- **Replace** Webhook `orders`, forced by `endpoint` (create-before-delete)",
-      `  - https://${first}/service/events stops receiving authentication records on channel orders.`,
-      `  - https://${EXAMPLES_HOST}/service/events starts receiving authentication records on channel orders.`,
+      `  - \`https://${first}/service/events\` stops receiving \`authentication\` records on channel \`orders\`.`,
+      `  - \`https://${EXAMPLES_HOST}/service/events\` starts receiving \`authentication\` records on channel \`orders\`.`,
       OVERLAP,
       "- Unchanged: 0 Webhooks, 0 Domains.",
       "",
@@ -209,12 +209,12 @@ describeUnderEngine("service-pulumi review under the real engine, from a packed 
     );
     const file = await preview(project, "full");
     const expected = [
-      "### service-e2e/full",
+      "### `service-e2e/full`",
       "",
       "- **Replace** Webhook `hook-3`, forced by `channel` (delete-before-replace)",
-      `  - ${HOOK} stops receiving authentication records on channel channel-3.`,
-      `  - ${HOOK} starts receiving authentication records on channel channel-3-v2.`,
-      `  - Gap: the old webhook is deleted first (deleteBeforeReplace), so ${HOOK} receives no authentication records on channel channel-3 until the new webhook is created.`,
+      `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`channel-3\`.`,
+      `  - \`${HOOK}\` starts receiving \`authentication\` records on channel \`channel-3-v2\`.`,
+      `  - Gap: the old webhook is deleted first (deleteBeforeReplace), so \`${HOOK}\` receives no \`authentication\` records on channel \`channel-3\` until the new webhook is created.`,
       "- Unchanged: 9 Webhooks, 0 Domains.",
       "",
     ];
@@ -224,7 +224,7 @@ describeUnderEngine("service-pulumi review under the real engine, from a packed 
     );
     expect(report.slice(6)).toEqual(expected);
     const mark = stage.mark();
-    const live = (await review(project, ["--live", file])).stdout.split("\n");
+    const live = (await review(project, ["--live", "--stacks", "full", file])).stdout.split("\n");
     expect(stage.callsSince(mark)).toBe(1);
     expect(live[4]).toBe(
       "**Quota:** 10 of 10 webhooks after the change (0 left); up to 10 of 10 while the update runs. Counted from a listing of the organization's active webhooks (--live).",

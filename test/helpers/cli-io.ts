@@ -6,6 +6,8 @@ export interface CliRun {
   readonly code: number;
   readonly stdout: string;
   readonly stderr: string;
+  /** The questions asked for confirmation, as the prompt shows them. */
+  readonly asked: readonly string[];
 }
 
 /** Runs `service-pulumi <argv>` in `cwd`, with `stdin` as its input and `answer` to any confirmation. */
@@ -15,6 +17,7 @@ export async function runCli(
 ): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
+  const asked: string[] = [];
   const code = await main(argv, {
     stdout: (text) => {
       stdout += text;
@@ -23,8 +26,11 @@ export async function runCli(
       stderr += text;
     },
     stdin: async () => options.stdin ?? "",
-    confirm: async () => options.answer ?? false,
+    confirm: async (question) => {
+      asked.push(question);
+      return options.answer ?? false;
+    },
     cwd: options.cwd ?? process.cwd(),
   });
-  return { code, stdout, stderr };
+  return { code, stdout, stderr, asked };
 }

@@ -46,8 +46,8 @@ export interface Stage {
   clearFaults(): Promise<void>;
   /** Registers `host` (HOST) for `token`'s organization (acme) out of band, as an earlier stack or a person did. */
   registerHost(host?: string, token?: string): Promise<void>;
-  /** Creates the program's default webhook ("orders" on HOST) out of band, as a person did: its uuid. */
-  webhookMadeByHand(): Promise<string>;
+  /** Creates a webhook on HOST (on the program's default channel, "orders") out of band, as a person did: its uuid. */
+  webhookMadeByHand(channel?: string): Promise<string>;
   /** Register tokens the sandbox handed out: secrets to search for. */
   registerTokens(): string[];
   close(): Promise<void>;
@@ -94,12 +94,12 @@ export async function startStage(
       });
       if (finish.status !== 200) throw new Error(`finish_registration answered ${finish.status}`);
     },
-    async webhookMadeByHand() {
+    async webhookMadeByHand(channel = "orders") {
       const created = await api("POST", "/v2/webhooks", {
         body: {
           endpoint: { type: "url", value: `https://${HOST}/service/events` },
           secret_key: SECRET,
-          channel: "orders",
+          channel,
           filters: [{ key: "activity.name", value: "authentication" }],
         },
       });

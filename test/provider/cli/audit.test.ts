@@ -59,17 +59,7 @@ function stateFile(stack: string, hooks: Record<string, string>, project = "infr
   return path;
 }
 
-async function createHook(channel: string): Promise<string> {
-  const created = await stage.api("POST", "/v2/webhooks", {
-    body: {
-      endpoint: { type: "url", value: HOOK },
-      secret_key: SECRET,
-      channel,
-      filters: [{ key: "activity.name", value: "authentication" }],
-    },
-  });
-  return created.json.webhook_uuid as string;
-}
+const createHook = (channel: string) => stage.webhookMadeByHand(channel);
 
 const audit = (args: string[], options: { answer?: boolean; cwd?: string } = {}) =>
   runCli(["audit", "--token", HOOKS_TOKEN, "--base-url", stage.sandbox.url, ...args], {
@@ -104,15 +94,15 @@ describe("service-pulumi audit", () => {
       oneOfEachAuditReport({
         stacks: ["infra/dev", "infra/prod"],
         webhooks: [
-          `- **conflict** webhook \`${shared}\`: ${HOOK}, authentication records on channel shared, in infra/dev (\`shared\`) and infra/prod (\`shared\`)`,
-          `  - each of infra/dev and infra/prod would change or delete it: keep it in infra/dev, and remove it from the others: \`pulumi state delete 'urn:pulumi:prod::infra::${webhookDeclaration.token}::shared' --stack prod --yes\` in project infra's folder.`,
-          `- **orphaned** webhook \`${byHand}\`: ${HOOK}, authentication records on channel by-hand`,
+          `- **conflict** webhook \`${shared}\`: \`${HOOK}\`, \`authentication\` records on channel \`shared\`, in \`infra/dev\` (\`shared\`) and \`infra/prod\` (\`shared\`)`,
+          `  - each of \`infra/dev\` and \`infra/prod\` would change or delete it: keep it in \`infra/dev\`, and remove it from the others: \`pulumi state delete urn:pulumi:prod::infra::${webhookDeclaration.token}::shared --stack prod --yes\` in project \`infra\`'s folder.`,
+          `- **orphaned** webhook \`${byHand}\`: \`${HOOK}\`, \`authentication\` records on channel \`by-hand\``,
           "  - in no stack's state, it uses a slot of the quota: adopt it, or deactivate it with --deactivate-orphans.",
           `  - adopt with the provider plugin: \`pulumi import service:index:Webhook by-hand ${byHand}\``,
           `  - adopt with the TypeScript Webhook: \`${adoptTs}\``,
-          `- **drifted** webhook \`${drifted}\`: ${HOOK}, authentication records on channel gone, in infra/dev (\`gone\`)`,
-          "  - no longer active: run `pulumi refresh --stack dev` in project infra's folder, which drops it from the state (the next `pulumi up` creates it again).",
-          `- **managed** webhook \`${orders}\`: ${HOOK}, authentication records on channel orders, in infra/dev (\`orders\`)`,
+          `- **drifted** webhook \`${drifted}\`: \`${HOOK}\`, \`authentication\` records on channel \`gone\`, in \`infra/dev\` (\`gone\`)`,
+          "  - no longer active: run `pulumi refresh --stack dev` in project `infra`'s folder, which drops it from the state (the next `pulumi up` creates it again).",
+          `- **managed** webhook \`${orders}\`: \`${HOOK}\`, \`authentication\` records on channel \`orders\`, in \`infra/dev\` (\`orders\`)`,
         ],
         domainUuid: domain!.domain_uuid,
       }),
@@ -149,13 +139,20 @@ describe("service-pulumi audit", () => {
       answer: false,
     });
     expect(declined.code).toBe(1);
-    expect(declined.stderr).toBe("Nothing was deactivated: answer yes at the prompt, or give --yes.\n");
+    const named = `webhook ${byHand} of organization acme: ${HOOK}, channel by-hand`;
+    // Each orphan is named before the question, which then says how many.
+    expect(declined.stderr).toBe(
+      `To deactivate: ${named}.\nNothing was deactivated: answer yes at the prompt, or give --yes.\n`,
+    );
+    expect(declined.asked).toEqual([
+      "Deactivate these 1 orphaned webhook(s) and domain(s)? There is no way back.",
+    ]);
     expect((await stage.active()).sort()).toEqual([orders, shared, byHand].sort());
 
     const confirmed = await audit(["--state", dev, "--state", prod, "--deactivate-orphans"], {
       answer: true,
     });
-    expect(confirmed.stderr).toBe(`Deactivated webhook ${byHand} of organization acme.\n`);
+    expect(confirmed.stderr).toBe(`To deactivate: ${named}.\nDeactivated ${named}.\n`);
     // The conflict is left as it was, and still fails the audit.
     expect(confirmed.code).toBe(1);
     expect(confirmed.stdout).toContain(`- **orphaned** webhook \`${byHand}\` (deactivated now):`);
@@ -182,7 +179,15 @@ describe("service-pulumi audit", () => {
         [],
         /^service-pulumi audit: no stacks to audit: give --state <export\.json> \(repeatable\) or --stacks/,
       ],
-      [["--state", dev, "--yes"], /--yes confirms --deactivate-orphans: give both, or neither/],
+      [["--state", dev, "--yes"], /--yes goes with --deactivate-orphans: give both, or neither/],
+      [
+        ["--state", dev, "--orphan", orders],
+        /--orphan goes with --deactivate-orphans: give both, or neither/,
+      ],
+      [
+        ["--state", dev, "--deactivate-orphans", "--max-deactivations", "two"],
+        /--max-deactivations two is not a count: give a whole number, 0 or more/,
+      ],
       [
         ["--state", join(dir, "missing.json")],
         /missing\.json: cannot be read \(ENOENT\): give a file written by `pulumi stack export/,
@@ -285,26 +290,24 @@ describe("service-pulumi audit", () => {
 });
 
 describe("service-pulumi audit in a project's folder", () => {
-  it("reads a state's credentials from its stack config, else from the environment, saying so", async () => {
+  it("takes a state's credentials from the flags or the environment, never from the stack its URNs name", async () => {
     const folder = join(dir, "infra-folder");
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, "Pulumi.yaml"), "name: infra\nruntime: nodejs\n");
     const dev = stateFile("dev", {});
-    // No Pulumi CLI to read the stack's config with.
+    // No Pulumi CLI: were the stack's config read, the run would fail for want of it.
     vi.stubEnv("PATH", join(dir, "no-such-folder"));
     const without = await runCli(["audit", "--state", dev], { cwd: folder });
     expect(without.code).toBe(2);
     expect(without.stderr).toBe(
-      "infra/dev: the Pulumi CLI is not on PATH: install it (https://www.pulumi.com/docs/install/), or give the state with --state and the token with --token.\n",
+      "infra/dev: no API token: give --token, set SERVICE_API_TOKEN, or name the stack with --stacks in its project folder, where its service:token is set (`pulumi config set --secret service:token …`).\n",
     );
     vi.stubEnv("SERVICE_API_TOKEN", HOOKS_TOKEN);
     vi.stubEnv("SERVICE_BASE_URL", stage.sandbox.url);
     const fromEnv = await runCli(["audit", "--state", dev], { cwd: folder });
-    expect(fromEnv.stderr).toBe(
-      "infra/dev: the Pulumi CLI is not on PATH: install it (https://www.pulumi.com/docs/install/), or give the state with --state and the token with --token; using SERVICE_API_TOKEN instead.\n",
-    );
+    expect(fromEnv.stderr).toBe("");
     // The listing ran with the environment's credentials (the domain no kept webhook targets is an orphan).
-    expect(fromEnv.stdout).toContain("## Organization acme");
+    expect(fromEnv.stdout).toContain("## Organization `acme`");
     expect(fromEnv.code).toBe(1);
   });
 });

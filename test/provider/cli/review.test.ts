@@ -158,33 +158,33 @@ describe("service-pulumi review", () => {
     expect(run.stdout.split("\n")).toEqual([
       "# Webhook and Domain review",
       "",
-      "## Organization acme",
+      "## Organization `acme`",
       "",
       "**Quota:** 6 of 10 webhooks after the change (4 left); up to 10 of 10 while the update runs. Counted from the stacks in this report; webhooks they do not hold are not counted (add --live to list them).",
       "",
-      "### infra/dev",
+      "### `infra/dev`",
       "",
       "- **Replace** Webhook `careful`, forced by `channel` (delete-before-replace)",
-      `  - ${HOOK} stops receiving authentication records on channel careful.`,
-      `  - ${HOOK} starts receiving authentication records on channel careful-v2.`,
-      `  - Gap: the old webhook is deleted first (deleteBeforeReplace), so ${HOOK} receives no authentication records on channel careful until the new webhook is created.`,
+      `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`careful\`.`,
+      `  - \`${HOOK}\` starts receiving \`authentication\` records on channel \`careful-v2\`.`,
+      `  - Gap: the old webhook is deleted first (deleteBeforeReplace), so \`${HOOK}\` receives no \`authentication\` records on channel \`careful\` until the new webhook is created.`,
       "- **Replace** Domain `hooks`, forced by `domainName` (create-before-delete)",
-      "  - other.acme.test is registered before hooks.acme.test is deactivated; webhooks on https://hooks.acme.test/ must move first (the service refuses to deactivate a domain an active webhook targets).",
+      "  - `other.acme.test` is registered before `hooks.acme.test` is deactivated; webhooks on `https://hooks.acme.test/` must move first (the service refuses to deactivate a domain an active webhook targets).",
       "- **Replace** Webhook `narrowed`, forced by `filters` (create-before-delete)",
-      `  - ${HOOK} stops receiving authentication records on channel narrowed.`,
-      `  - ${HOOK} starts receiving authentication records of form factors lightbox or microscopic and user acme-bob on channel narrowed.`,
+      `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`narrowed\`.`,
+      `  - \`${HOOK}\` starts receiving \`authentication\` records of form factors \`lightbox\` or \`microscopic\` and user \`acme-bob\` on channel \`narrowed\`.`,
       "  - Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment: the receiver needs both secrets and its update_counter guard.",
       "- **Replace** Webhook `orders`, forced by `channel` (create-before-delete)",
-      `  - ${HOOK} stops receiving authentication records on channel orders.`,
-      `  - ${HOOK} starts receiving authentication records on channel orders-v2.`,
+      `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`orders\`.`,
+      `  - \`${HOOK}\` starts receiving \`authentication\` records on channel \`orders-v2\`.`,
       "  - Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment: the receiver needs both secrets and its update_counter guard.",
       "- **Replace** Webhook `rotated`, forced by `secretKey` (create-before-delete)",
-      `  - ${HOOK} keeps receiving authentication records on channel rotated, signed with the new secret.`,
+      `  - \`${HOOK}\` keeps receiving \`authentication\` records on channel \`rotated\`, signed with the new secret.`,
       "  - Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment: the receiver needs both secrets and its update_counter guard.",
       "- **Delete** Webhook `gone`",
-      `  - ${HOOK} stops receiving authentication records on channel gone.`,
+      `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`gone\`.`,
       "- **Create** Webhook `added`",
-      `  - ${HOOK} starts receiving fingerprint records on channel added.`,
+      `  - \`${HOOK}\` starts receiving \`fingerprint\` records on channel \`added\`.`,
       "- Unchanged: 1 Webhook, 0 Domains.",
       "",
     ]);
@@ -196,7 +196,7 @@ describe("service-pulumi review", () => {
     const run = await runCli(["review", previewFile("no-sames.json", steps, { sames: false })]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
-      "**Quota:** not known: the preview of infra/dev was made without `--show-sames`, so its unchanged webhooks are missing: run `pulumi preview --json --show-sames`, or add `--live` to count the organization's webhooks.",
+      "**Quota:** not known: the preview of `infra/dev` was made without `--show-sames`, so its unchanged webhooks are missing: run `pulumi preview --json --show-sames`, or add `--live` to count the organization's webhooks.",
     );
     expect(run.stdout).toContain("- Unchanged: not known (the preview was made without `--show-sames`).");
     const json = JSON.parse(
@@ -219,7 +219,7 @@ describe("service-pulumi review", () => {
     expect(careful.stdout).toContain(
       "**Quota:** 10 of 10 webhooks after the change (0 left); up to 10 of 10 while the update runs.",
     );
-    expect(careful.stdout).toMatch(/### infra\/dev[\s\S]*### infra\/prod/);
+    expect(careful.stdout).toMatch(/### `infra\/dev`[\s\S]*### `infra\/prod`/);
     expect(careful.stdout.match(/## Organization/g)).toHaveLength(1);
 
     const eager = previewFile("ten-eager.json", [
@@ -248,7 +248,7 @@ describe("service-pulumi review", () => {
     ]);
     const run = await runCli(["review", file]);
     const sections = run.stdout.split("## Organization ").slice(1);
-    expect(sections.map((section) => section.split("\n")[0])).toEqual(["acme", "globex"]);
+    expect(sections.map((section) => section.split("\n")[0])).toEqual(["`acme`", "`globex`"]);
     expect(sections[0]).toContain("**Quota:** 2 of 10 webhooks after the change (8 left)");
     expect(sections[0]).toContain("- **Create** Webhook `added`");
     expect(sections[1]).toContain("**Quota:** 1 of 10 webhooks after the change (9 left)");
@@ -339,7 +339,7 @@ describe("service-pulumi review", () => {
       changeSummary: { same: 1, create: 1 },
     });
     const run = await runCli(["review"], { stdin: text });
-    expect(run.stdout).toContain("### infra/dev");
+    expect(run.stdout).toContain("### `infra/dev`");
     const help = await runCli(["review", "--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: service-pulumi review/);
@@ -367,13 +367,13 @@ describe("service-pulumi review --live", () => {
     return created.json.webhook_uuid as string;
   }
 
-  it("reads the token from the environment when the stack's config is out of reach, and says so", async () => {
+  it("reads the token from the environment when the stack is not named with --stacks, and says so", async () => {
     const byHand = await hookOf(HOOKS_TOKEN, HOST);
     const file = previewFile("live.json", [stackStep("dev"), same("dev", "kept", { uuid: uuid(1) })]);
     const missing = await runCli(["review", "--live", file], { cwd: dir });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(
-      /^infra\/dev: its token is in its stack config, which is read in project infra's folder, but .* is not that folder: give --cwd/,
+      /^infra\/dev: its token is in its stack config, which review reads only for a stack you name: give --stacks dev in project infra's folder \(--cwd\), --token, or SERVICE_API_TOKEN\.\n$/,
     );
 
     vi.stubEnv("SERVICE_API_TOKEN", HOOKS_TOKEN);
@@ -382,13 +382,15 @@ describe("service-pulumi review --live", () => {
     const live = await runCli(["review", "--live", file], { cwd: dir });
     expect(live.code).toBe(0);
     expect(live.stderr).toMatch(
-      /^infra\/dev: its service:token is read in project infra's folder, not in .*; using SERVICE_API_TOKEN instead/,
+      /^infra\/dev: its service:token is read only for a stack you name; using SERVICE_API_TOKEN instead \(give --stacks dev in project infra's folder \(--cwd\) to use the stack's\)\.\n$/,
     );
     expect(stage.callsSince(mark)).toBe(1);
     expect(live.stdout).toContain(
       "**Quota:** 1 of 10 webhooks after the change (9 left); up to 1 of 10 while the update runs.",
     );
-    expect(live.stdout).toContain(`- \`${byHand}\`: ${HOOK}, authentication records on channel by-hand`);
+    expect(live.stdout).toContain(
+      `- \`${byHand}\`: \`${HOOK}\`, \`authentication\` records on channel \`by-hand\``,
+    );
     expect(live.stdout + live.stderr).not.toContain(HOOKS_TOKEN);
   });
 
@@ -403,7 +405,7 @@ describe("service-pulumi review --live", () => {
     );
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      "infra/dev: its webhooks belong to organization acme, but its token reaches organization globex: give acme's token (--token, the stack's service:token or SERVICE_API_TOKEN).\n",
+      "infra/dev: its webhooks belong to organization acme, but its token reaches organization globex: give acme's token (--token, the service:token of a stack named with --stacks, or SERVICE_API_TOKEN).\n",
     );
   });
 });

@@ -1,0 +1,87 @@
+/**
+ * Who holds an object, as audit counts it (provider/cli/audit-model.ts): a URN listed twice in one state is
+ * one holder (issue 46 found it reported as a conflict between a stack and itself, with advice that would
+ * delete its only copy), while two resources of one stack that hold one webhook are a conflict that names
+ * each resource.
+ */
+import { describe, expect, it } from "vitest";
+import type { Webhook } from "../../../contract/webhooks/types";
+import { auditOrganization } from "../../../provider/cli/audit-model";
+import { auditMarkdown } from "../../../provider/cli/audit-render";
+import { readState } from "../../../provider/cli/state-export";
+import { webhook } from "../../../provider/registry";
+
+const UUID = "00000000-0000-4000-8000-000000000001";
+const HOOK = "https://hooks.acme.test/service/events";
+const urnOf = (name: string) => `urn:pulumi:dev::infra::${webhook.token}::${name}`;
+
+/** A Webhook of stack dev, as `pulumi stack export` writes it. */
+const resource = (name: string, uuid = UUID) => ({
+  urn: urnOf(name),
+  type: webhook.token,
+  id: uuid,
+  outputs: {
+    webhookUuid: uuid,
+    endpoint: HOOK,
+    channel: "orders",
+    filters: [{ key: "activity.name", value: "authentication" }],
+    owner: { organization: "acme" },
+  },
+});
+
+const stateOf = (...resources: object[]) =>
+  readState("dev.json", JSON.stringify({ version: 3, deployment: { resources } }));
+
+const listed: Webhook = {
+  webhook_uuid: UUID,
+  channel: "orders",
+  endpoint: { type: "url", value: HOOK },
+  filters: [{ key: "activity.name", value: "authentication" }],
+  webhook_owner: { organization: { name: "acme" } },
+};
+
+function auditOf(webhooks: readonly Webhook[], ...resources: object[]) {
+  const state = stateOf(...resources);
+  const audit = auditOrganization(
+    {
+      organization: "acme",
+      stacks: [state],
+      webhooks: { items: webhooks, requests: 1 },
+      domains: { items: [], requests: 1 },
+    },
+    [state],
+  );
+  const text = auditMarkdown({
+    version: 1,
+    organizations: [audit],
+    deactivated: { webhooks: [], domains: [] },
+    summary: { managed: 0, conflict: 0, orphaned: 0, drifted: 0, unmanaged: 0 },
+    exitCode: 0,
+  });
+  return { audit, text };
+}
+
+describe("audit's holders", () => {
+  it("counts a URN listed twice in one state as one holder: managed, and no advice deletes it (regression)", () => {
+    const { audit, text } = auditOf([listed], resource("orders"), resource("orders"));
+    expect(audit.webhooks).toHaveLength(1);
+    expect(audit.webhooks[0]).toMatchObject({ status: "managed", next: null });
+    expect(audit.webhooks[0]!.stacks).toEqual([
+      { stack: "infra/dev", project: "infra", stackName: "dev", name: "orders", urn: urnOf("orders") },
+    ]);
+    expect(text).not.toContain("state delete");
+  });
+
+  it("reports a webhook no longer listed once, however often its URN is in the state", () => {
+    const { audit } = auditOf([], resource("orders"), resource("orders"));
+    expect(audit.webhooks.map((w) => w.status)).toEqual(["drifted"]);
+  });
+
+  it("calls two resources of one stack that hold one webhook a conflict, naming each resource", () => {
+    const { audit } = auditOf([listed], resource("orders"), resource("copy"));
+    expect(audit.webhooks[0]).toMatchObject({
+      status: "conflict",
+      next: `each of \`infra/dev\` (\`orders\`) and \`infra/dev\` (\`copy\`) would change or delete it: keep it in \`infra/dev\` (\`orders\`), and remove it from the others: \`pulumi state delete ${urnOf("copy")} --stack dev --yes\` in project \`infra\`'s folder`,
+    });
+  });
+});
