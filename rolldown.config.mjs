@@ -12,8 +12,7 @@
  * errors/base.ts). @pulumi is left to node_modules, and so is undici, except in the runtime: there the
  * part of undici the client loads (client/transport.ts: its Agent and request API, 30 files) is bundled
  * into the chunk of the first request, so that the host's first Create, Read or Delete loads one file for
- * it, which context/run-code-cache.ts keeps compiled (about 5 ms sooner to the last answer of ten deletes
- * in `npm run bench:host`). A program never sends a request as it loads, so its bundle leaves undici out.
+ * it. A program never sends a request as it loads, so its bundle leaves undici out.
  */
 /**
  * zod's messages in every language it ships (zod/v4/locales/index.js, 300 KB: two thirds of the chunk
@@ -30,12 +29,27 @@ const englishOnly = {
 };
 
 /**
+ * zod keeps its settings (`z.config()`: locale, memoizer, `jitless`) and its registry of schemas' metadata
+ * (`z.globalRegistry`) on globalThis, shared by every copy of zod in the process, and sets the defaults the
+ * first time a schema is made. The copy bundled here keeps both to itself: the package's schemas then
+ * neither add globals to the user's process nor set or read the user's zod settings and registry (a
+ * program's `z.config(z.locales.de())` would otherwise change the package's messages).
+ */
+const zodToItself = {
+  name: "zod-to-itself",
+  transform(code, id) {
+    if (!/[\\/]zod[\\/]v4[\\/]core[\\/](core|registries)\.js$/.test(id)) return null;
+    const own = code.replaceAll("globalThis", "zodOwnGlobals");
+    if (own === code) throw new Error(`zod-to-itself: ${id} no longer names globalThis; check zod's release`);
+    return { code: `const zodOwnGlobals = {};\n${own}`, map: null };
+  },
+};
+
+/**
  * The bundler wraps each CommonJS module (in the runtime, undici's) in a parenthesized function, which
- * V8 compiles at once as the chunk loads, used or not. context/run-code-cache.ts keeps V8's code after a
- * call, so those wrappers put all of undici's modules (its unused parsers' WebAssembly text among them)
- * into what every host then reads back: 590 KB for the client's chunk instead of 345 KB. Unwrapped,
- * each is compiled on its first require, and only what ran is kept. Lines do not move, so the source
- * map holds.
+ * V8 compiles at once as the chunk loads, used or not (its unused parsers' WebAssembly text among them).
+ * Unwrapped, each is compiled on its first require, and a module never required only costs its parse.
+ * Lines do not move, so the source map holds.
  */
 const compileWrappersWhenRun = {
   name: "compile-commonjs-wrappers-when-run",
@@ -49,25 +63,16 @@ const compileWrappersWhenRun = {
 };
 
 /**
- * One bundle of `entry` into `dir`; `undici` is what of undici stays external, and `first` the modules
- * the entry runs before anything else. The bundler puts the requires of an entry's chunks ahead of the
- * entry's own code, so a module that must come first (such as the one that turns on Node's compile cache,
- * without which those chunks were compiled anew by every process) is an entry of its own, required by a
- * banner above them.
+ * One bundle of `entry` into `dir`; `undici` is what of undici stays external.
  * @param {string} entry
  * @param {string} dir
  * @param {RegExp} undici
- * @param {{ source: string, name: string, call?: string }[]} first each module's source, its file name
- *   in `dir`, and what the banner calls on it
  * @param {import("rolldown").Plugin[]} [plugins] more plugins
  * @returns {import("rolldown").RolldownOptions}
  */
-const bundle = (entry, dir, undici, first, plugins = []) => ({
-  plugins: [englishOnly, ...plugins],
-  input: {
-    index: entry,
-    ...Object.fromEntries(first.map(({ source, name }) => [name, source])),
-  },
+const bundle = (entry, dir, undici, plugins = []) => ({
+  plugins: [englishOnly, zodToItself, ...plugins],
+  input: { index: entry },
   platform: "node",
   tsconfig: "tsconfig.build.json",
   external: [undici, /^@pulumi\//],
@@ -82,31 +87,11 @@ const bundle = (entry, dir, undici, first, plugins = []) => ({
     // Annotations stay, for the bundlers of programs that bundle the package.
     comments: { legal: true, annotation: true, jsdoc: false },
     charset: "ascii",
-    banner: (chunk) =>
-      chunk.isEntry && chunk.name === "index"
-        ? first.map(({ name, call = "" }) => `require("./${name}.js")${call};`).join("\n")
-        : "",
   },
 });
 
-const compileCache = { source: "provider/context/compile-cache.ts", name: "compile-cache" };
-
 export default [
   // Only the entry stays external: transport.ts falls back on it should undici move the files it requires.
-  bundle(
-    "provider/runtime-contract.ts",
-    "dist/runtime",
-    /^undici$/,
-    [
-      compileCache,
-      // Every chunk of the runtime, its entry's too, compiled through the cache of code that ran.
-      {
-        source: "provider/context/run-code-cache.ts",
-        name: "run-code-cache",
-        call: ".cacheRunCode(__dirname)",
-      },
-    ],
-    [compileWrappersWhenRun],
-  ),
-  bundle("provider/index.ts", "dist/main", /^undici(\/|$)/, [compileCache]),
+  bundle("provider/runtime-contract.ts", "dist/runtime", /^undici$/, [compileWrappersWhenRun]),
+  bundle("provider/index.ts", "dist/main", /^undici(\/|$)/),
 ];

@@ -1,7 +1,3 @@
-// First, so that the modules below are compiled once per machine, not once per command. The bundle's
-// entry runs it above the chunks it requires (rolldown.config.mjs).
-import "./context/compile-cache";
-
 export type { AcceptLanguage, ConnectionInput } from "../contract/common-types";
 export { LANGUAGES } from "../contract/languages";
 export { API_VERSIONS, type ApiVersion } from "../contract/versions";

@@ -6,13 +6,9 @@
  * serves every resource that registry.ts lists, under its key.
  */
 
-// First, so that the lifecycles' modules, loaded when first called, are compiled once per machine. The
-// bundle's entry runs it, and context/run-code-cache.ts, above the chunks it requires (rolldown.config.mjs).
-import "./context/compile-cache";
-import "./context/parse-without-jit";
 import { assertSupportedNode } from "./context/node-version";
 import { setProgramLanguage } from "./context/program-language";
-import { dropHostEchoes, expectHostEcho } from "./errors/host-echo";
+import { withoutTrace } from "./errors/reported";
 import type { ResourceProps } from "./lifecycle/methods";
 import { type ConfigSource, configureFromStack } from "./lifecycle/stack-config";
 import * as registry from "./registry";
@@ -20,13 +16,11 @@ import type { DeclaredResource } from "./resource-kit/declaration";
 
 // Before anything else: on an old Node the failure below is the only one the user should see. The
 // imports of this module are plain JavaScript that loads on any Node; lifecycles load their modules
-// when called. The dynamic-provider host would also print it with its stack trace: that copy is dropped.
+// when called. The dynamic-provider host also prints what it catches, with its stack trace: it has none.
 try {
   assertSupportedNode();
 } catch (error) {
-  dropHostEchoes();
-  expectHostEcho(error);
-  throw error;
+  throw withoutTrace(error);
 }
 
 export type { CheckContext, ResourceLifecycle, ResourceProps } from "./lifecycle/methods";
@@ -37,12 +31,10 @@ export type { ConfigSource };
 /**
  * Reads the stack configuration; the engine calls it before the first operation of every process. Only the
  * dynamic-provider host calls it: dynamic resources exist only in Node.js programs, so advice names options
- * and properties as TypeScript spells them, and the host's own printout of each failure (with its stack
- * trace) is dropped, since the engine already shows the failure on its resource (errors/host-echo.ts).
+ * and properties as TypeScript spells them.
  */
 export function configure(config: ConfigSource): void {
   setProgramLanguage("nodejs");
-  dropHostEchoes();
   configureFromStack(config);
 }
 

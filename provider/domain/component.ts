@@ -1,7 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { AcceptLanguage, ConnectionInput } from "../../contract/common-types";
 import type { Publisher } from "../publishers/publisher";
-import { plainPromiseTraces } from "../resource-kit/promise-traces";
 import { DOMAIN_COMPONENT_TYPE } from "./declaration";
 import {
   DomainRegistration,
@@ -180,23 +179,17 @@ export class Domain extends pulumi.ComponentResource {
    * @param opts - Resource options (see the class description for those its children inherit).
    */
   constructor(name: string, args: DomainArgs, opts: pulumi.ComponentResourceOptions = {}) {
-    // The steps and whatever `publish` makes are constructed inside, with the same plain traces.
-    const restore = plainPromiseTraces();
-    try {
-      // domainName is recorded on the component too, so that policies and `pulumi stack` can see it.
-      super(DOMAIN_COMPONENT_TYPE, name, { domainName: args.domainName }, opts);
-      const parts = buildDomain(this, name, args, opts, DYNAMIC_STEPS);
-      this.registration = parts.registration;
-      this.verification = parts.verification;
-      ({
-        domainName: this.domainName,
-        domainUuid: this.domainUuid,
-        url: this.url,
-        status: this.status,
-      } = parts.outputs);
-      this.registerOutputs(parts.outputs);
-    } finally {
-      restore();
-    }
+    // domainName is recorded on the component too, so that policies and `pulumi stack` can see it.
+    super(DOMAIN_COMPONENT_TYPE, name, { domainName: args.domainName }, opts);
+    const parts = buildDomain(this, name, args, opts, DYNAMIC_STEPS);
+    this.registration = parts.registration;
+    this.verification = parts.verification;
+    ({
+      domainName: this.domainName,
+      domainUuid: this.domainUuid,
+      url: this.url,
+      status: this.status,
+    } = parts.outputs);
+    this.registerOutputs(parts.outputs);
   }
 }

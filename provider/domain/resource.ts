@@ -1,7 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { AcceptLanguage, ConnectionInput } from "../../contract/common-types";
 import { withSecretConnection } from "../resource-kit/options";
-import { plainPromiseTraces } from "../resource-kit/promise-traces";
 import { dynamicResourceArgs } from "../resource-kit/stored-provider";
 import { domainRegistration, domainVerification } from "./declaration";
 
@@ -40,26 +39,21 @@ export class DomainRegistration extends pulumi.CustomResource {
    * @param opts - Resource options.
    */
   constructor(name: string, args: DomainRegistrationArgs, opts: pulumi.CustomResourceOptions = {}) {
-    const restore = plainPromiseTraces();
-    try {
-      super(
-        ...dynamicResourceArgs(
-          domainRegistration,
-          name,
-          {
-            ...withSecretConnection(args),
-            url: undefined,
-            verifier: undefined,
-            key: undefined,
-            registerToken: undefined,
-            expiresAt: undefined,
-          },
-          opts,
-        ),
-      );
-    } finally {
-      restore();
-    }
+    super(
+      ...dynamicResourceArgs(
+        domainRegistration,
+        name,
+        {
+          ...withSecretConnection(args),
+          url: undefined,
+          verifier: undefined,
+          key: undefined,
+          registerToken: undefined,
+          expiresAt: undefined,
+        },
+        opts,
+      ),
+    );
   }
 }
 
@@ -98,24 +92,19 @@ export class DomainVerification extends pulumi.CustomResource {
    * @param opts - Resource options; give it `dependsOn` on the resource that publishes the file.
    */
   constructor(name: string, args: DomainVerificationArgs, opts: pulumi.CustomResourceOptions = {}) {
-    const restore = plainPromiseTraces();
-    try {
-      super(
-        ...dynamicResourceArgs(
-          domainVerification,
-          name,
-          {
-            ...withSecretConnection(args),
-            ...(args.registerToken === undefined ? {} : { registerToken: pulumi.secret(args.registerToken) }),
-            domainUuid: undefined,
-            status: undefined,
-            createTime: undefined,
-          },
-          opts,
-        ),
-      );
-    } finally {
-      restore();
-    }
+    super(
+      ...dynamicResourceArgs(
+        domainVerification,
+        name,
+        {
+          ...withSecretConnection(args),
+          ...(args.registerToken === undefined ? {} : { registerToken: pulumi.secret(args.registerToken) }),
+          domainUuid: undefined,
+          status: undefined,
+          createTime: undefined,
+        },
+        opts,
+      ),
+    );
   }
 }

@@ -2,12 +2,12 @@
  * The edge between a declared resource's lifecycle and the engine. Both front doors call through it (the
  * dynamic-provider host through the runtime contract, the provider plugin through CustomResource), so each
  * failure leaves this package the same way: one message, advice that fits the command that ran, no stack
- * trace unless asked for (errors/host-echo.ts).
+ * trace unless asked for (errors/reported.ts).
  */
 import { noteProgramCall, servingSavedState } from "../context/call-origin";
 import { type SavedStateCommand, savedStateAdvice } from "../errors/advice";
 import { AuthenticationError, readvised, WebhooksNotEnabledError } from "../errors/api";
-import { asReported, expectHostEcho } from "../errors/host-echo";
+import { asReported } from "../errors/reported";
 import type { ResourceLifecycle, ResourceProps } from "./methods";
 import { stackSettings } from "./stack-config";
 
@@ -39,45 +39,37 @@ function forSavedState(error: unknown, method: "read" | "remove", props: Resourc
   return source === undefined ? error : readvised(error, savedStateAdvice(COMMAND_OF[method], source));
 }
 
-/**
- * Runs one lifecycle call and hands its failure on as reported. Check, Diff, Read and Delete failures are
- * also printed by the dynamic-provider host, whose copy is dropped; Create and Update failures are not.
- */
-async function reported<T>(
-  call: () => Promise<T>,
-  options: { echoed: boolean; advise?: (error: unknown) => unknown },
-): Promise<T> {
+/** Runs one lifecycle call and hands its failure on as reported, advised by `advise` first if given. */
+async function reported<T>(call: () => Promise<T>, advise?: (error: unknown) => unknown): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    const surfaced = asReported(options.advise ? options.advise(error) : error);
-    if (options.echoed) expectHostEcho(surfaced);
-    throw surfaced;
+    throw asReported(advise ? advise(error) : error);
   }
 }
 
 /** Calls that only a running program causes: they say this process is not serving saved state. */
-function fromProgram<T>(call: () => Promise<T>, echoed: boolean): Promise<T> {
+function fromProgram<T>(call: () => Promise<T>): Promise<T> {
   noteProgramCall();
-  return reported(call, { echoed });
+  return reported(call);
 }
 
 /** `lifecycle` with every call going through this edge. */
 export function atEngineEdge(lifecycle: ResourceLifecycle): ResourceLifecycle {
   return {
-    check: (olds, news, context) => fromProgram(() => lifecycle.check(olds, news, context), true),
-    diff: (id, olds, news) => fromProgram(() => lifecycle.diff(id, olds, news), true),
-    create: (props) => fromProgram(() => lifecycle.create(props), false),
-    update: (id, olds, news) => fromProgram(() => lifecycle.update(id, olds, news), false),
+    check: (olds, news, context) => fromProgram(() => lifecycle.check(olds, news, context)),
+    diff: (id, olds, news) => fromProgram(() => lifecycle.diff(id, olds, news)),
+    create: (props) => fromProgram(() => lifecycle.create(props)),
+    update: (id, olds, news) => fromProgram(() => lifecycle.update(id, olds, news)),
     read: (id, props) =>
-      reported(() => lifecycle.read(id, props), {
-        echoed: true,
-        advise: (error) => forSavedState(error, "read", props),
-      }),
+      reported(
+        () => lifecycle.read(id, props),
+        (error) => forSavedState(error, "read", props),
+      ),
     remove: (id, props) =>
-      reported(() => lifecycle.remove(id, props), {
-        echoed: true,
-        advise: (error) => forSavedState(error, "remove", props),
-      }),
+      reported(
+        () => lifecycle.remove(id, props),
+        (error) => forSavedState(error, "remove", props),
+      ),
   };
 }

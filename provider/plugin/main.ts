@@ -2,7 +2,6 @@
  * The provider plugin's entry: `plugin/index.js` (the engine runs it through the Node.js language host, or
  * as `pulumi-resource-service` on PATH) calls `serve` with the engine's arguments.
  */
-import "../context/parse-without-jit";
 import { main } from "@pulumi/pulumi/provider";
 import { processContext } from "../context/process";
 import { findProgramLanguage, setProgramLanguage } from "../context/program-language";

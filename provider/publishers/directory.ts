@@ -1,5 +1,4 @@
 import * as pulumi from "@pulumi/pulumi";
-import { plainPromiseTraces } from "../resource-kit/promise-traces";
 import { dynamicResourceArgs } from "../resource-kit/stored-provider";
 import { verificationFile } from "./declaration";
 import type { Publisher } from "./publisher";
@@ -25,23 +24,18 @@ export class VerificationFile extends pulumi.CustomResource {
    * @param opts - Resource options.
    */
   constructor(name: string, args: VerificationFileArgs, opts: pulumi.CustomResourceOptions = {}) {
-    const restore = plainPromiseTraces();
-    try {
-      super(
-        ...dynamicResourceArgs(
-          verificationFile,
-          name,
-          {
-            ...args,
-            content: pulumi.secret(args.content),
-            path: undefined,
-          },
-          opts,
-        ),
-      );
-    } finally {
-      restore();
-    }
+    super(
+      ...dynamicResourceArgs(
+        verificationFile,
+        name,
+        {
+          ...args,
+          content: pulumi.secret(args.content),
+          path: undefined,
+        },
+        opts,
+      ),
+    );
   }
 }
 

@@ -2,7 +2,6 @@ import * as pulumi from "@pulumi/pulumi";
 import type { AcceptLanguage, ConnectionInput } from "../../contract/common-types";
 import type { ApiVersion } from "../../contract/versions";
 import { withSecretConnection } from "../resource-kit/options";
-import { plainPromiseTraces } from "../resource-kit/promise-traces";
 import { dynamicResourceArgs } from "../resource-kit/stored-provider";
 import { webhook } from "./declaration";
 import { quotaInput } from "./program-quota";
@@ -79,29 +78,24 @@ export class Webhook extends pulumi.CustomResource {
    * @param opts - Resource options. `deleteBeforeReplace: true` frees the quota slot before a replacement.
    */
   constructor(name: string, args: WebhookArgs, opts: pulumi.CustomResourceOptions = {}) {
-    const restore = plainPromiseTraces();
-    try {
-      super(
-        ...dynamicResourceArgs(
-          webhook,
-          name,
-          {
-            ...withSecretConnection(args),
-            // Declared outputs: each is an output only if its key is here, given or not.
-            channel: args.channel,
-            apiVersion: args.apiVersion,
-            secretKey: pulumi.secret(args.secretKey),
-            // Counted with the program's other Webhooks before any is registered (program-quota.ts).
-            [QUOTA_INPUT]: quotaInput(name, args.connection, opts),
-            webhookUuid: undefined,
-            owner: undefined,
-            createTime: undefined,
-          },
-          opts,
-        ),
-      );
-    } finally {
-      restore();
-    }
+    super(
+      ...dynamicResourceArgs(
+        webhook,
+        name,
+        {
+          ...withSecretConnection(args),
+          // Declared outputs: each is an output only if its key is here, given or not.
+          channel: args.channel,
+          apiVersion: args.apiVersion,
+          secretKey: pulumi.secret(args.secretKey),
+          // Counted with the program's other Webhooks before any is registered (program-quota.ts).
+          [QUOTA_INPUT]: quotaInput(name, args.connection, opts),
+          webhookUuid: undefined,
+          owner: undefined,
+          createTime: undefined,
+        },
+        opts,
+      ),
+    );
   }
 }

@@ -95,7 +95,9 @@ describeUnderEngine("under the real engine, with faults", () => {
     ] as const) {
       expect(failed.status).not.toBe(0);
       expect(failed.output).not.toMatch(STACK_TRACE);
-      // One message on each webhook, and nothing on the stack but the engine's own summary.
+      // One message on each webhook. On the stack, before the engine's summary, the dynamic-provider host's
+      // own printout of each failed Read or Delete, which the package cannot leave out without replacing the
+      // host's console.error (errors/reported.ts): the failure once more, on one line, with no stack trace.
       const diagnostics = diagnosticsOf(failed.output);
       for (const name of ["orders", "refunds"]) {
         const [message, ...more] = diagnostics.get(`pulumi-nodejs:dynamic/service:Webhook (${name})`) ?? [];
@@ -103,9 +105,13 @@ describeUnderEngine("under the real engine, with faults", () => {
         expect(message).toContain(`then run \`${command}\``);
         expect(more).toEqual([]);
       }
-      expect(diagnostics.get("pulumi:pulumi:Stack (service-e2e-dev)")).toEqual([
-        expect.stringMatching(/^error: (update|preview) failed$/),
+      const onStack = diagnostics.get("pulumi:pulumi:Stack (service-e2e-dev)") ?? [];
+      expect(onStack.at(-1)).toMatch(/^error: (update|preview) failed$/);
+      expect(onStack.slice(0, -1)).toEqual([
+        expect.stringMatching(/^AuthenticationError: .*answered 401/),
+        expect.stringMatching(/^AuthenticationError: .*answered 401/),
       ]);
+      for (const printed of onStack.slice(0, -1)) expect(printed).toContain(`then run \`${command}\``);
     }
     expect(await stages.current.active()).toHaveLength(2);
 

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 
 describe("the package's main entry, as a program loads it", () => {
@@ -21,30 +21,5 @@ describe("the package's main entry, as a program loads it", () => {
     expect(exports).toEqual(
       expect.arrayContaining(["Domain", "ServiceClient", "Webhook", "directoryPublisher", "s3Publisher"]),
     );
-  });
-});
-
-describe("Node's compile cache for a program's load of the package", () => {
-  it("holds every file of the bundle the program loads, the ones its entry requires first included", () => {
-    // The bundler puts an entry's requires of its chunks above its own code: turned on there, the
-    // cache would miss the chunks, which are most of what a program loads.
-    const script = `
-      const before = new Set(Object.keys(require.cache));
-      require("@service/pulumi");
-      const files = Object.keys(require.cache).filter((file) => !before.has(file) && /[\\\\/]dist[\\\\/]main[\\\\/]/.test(file));
-      process.stdout.write(JSON.stringify(files));`;
-    const run = () =>
-      spawnSync(process.execPath, ["-e", script], {
-        encoding: "utf8",
-        env: { ...process.env, NODE_DEBUG_NATIVE: "COMPILE_CACHE" },
-      });
-    run();
-    const { stdout, stderr } = run();
-    // Compiled before the cache is on: the entry, the module that turns it on, and the bundler's helpers
-    // that module uses.
-    const before = /[\\/](index|compile-cache|rolldown-runtime-[\w-]+)\.js$/;
-    const files = (JSON.parse(stdout) as string[]).filter((file) => !before.test(file));
-    expect(files.length).toBeGreaterThan(5);
-    expect(files.filter((file) => !stderr.includes(`for CommonJS ${file}`))).toEqual([]);
   });
 });

@@ -3,15 +3,11 @@
  * Webhook, over gRPC, minus the same for a trivial dynamic provider whose check returns its inputs. The
  * subtraction leaves out what Pulumi's host does for any provider (gRPC, rebuilding the provider from its
  * text); what remains is loading and running this package's code. Hosts start from this repository, as
- * `pulumi up` starts them from a program's directory, and the two kinds alternate start by start.
- *
- * The runtime contract turns on Node's compile cache, which lives under os.tmpdir(): each host gets
- * its own TMPDIR so that "cold" and "warm" mean what they say, while the cache is enabled exactly where
- * the package enables it (NODE_COMPILE_CACHE would enable it for Pulumi's modules as well).
+ * `pulumi up` starts them from a program's directory, and the two kinds alternate start by start. The
+ * package turns on no compile cache (issue 41), so each start compiles what it loads: NODE_COMPILE_CACHE
+ * is left out of the hosts' environment, as it is for a user who has not set it.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import * as pulumi from "@pulumi/pulumi";
@@ -38,9 +34,15 @@ function trivialProviderText(): Promise<string> {
   return pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true }).then((s) => s.text);
 }
 
+/** The environment of a host or probe: without a compile cache, whatever this machine sets. */
+function withoutCompileCache(): NodeJS.ProcessEnv {
+  const { NODE_COMPILE_CACHE, ...env } = process.env;
+  return env;
+}
+
 /** Milliseconds from Configure to the first Check's answer, in a freshly started host. */
-async function firstCheck(providerText: string, env: NodeJS.ProcessEnv = {}): Promise<number> {
-  const host = await startDynamicHost({ cwd: process.cwd(), env });
+async function firstCheck(providerText: string): Promise<number> {
+  const host = await startDynamicHost({ cwd: process.cwd(), env: withoutCompileCache() });
   try {
     const started = performance.now();
     await host.configure(CONFIG);
@@ -53,24 +55,16 @@ async function firstCheck(providerText: string, env: NodeJS.ProcessEnv = {}): Pr
   }
 }
 
-const freshTmp = () => mkdtempSync(join(tmpdir(), "service-bench-"));
-
-function filesUnder(dir: string): number {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
-}
-
-/** Pairs of (ours, trivial) first-check times; `tmpFor` gives the TMPDIR of our host's i-th start. */
+/** Pairs of (ours, trivial) first-check times. */
 async function pairs(
   ourText: string,
   trivialText: string,
-  tmpFor: (i: number) => string,
 ): Promise<{ ours: number[]; trivial: number[]; share: number[] }> {
   const ours: number[] = [];
   const trivial: number[] = [];
   for (let i = 0; i < STARTS; i++) {
-    // The trivial provider never turns the compile cache on, so its TMPDIR does not matter.
     const runTrivial = () => firstCheck(trivialText);
-    const runOurs = () => firstCheck(ourText, { TMPDIR: tmpFor(i) });
+    const runOurs = () => firstCheck(ourText);
     if (i % 2 === 0) {
       trivial.push(await runTrivial());
       ours.push(await runOurs());
@@ -92,25 +86,11 @@ function report(title: string, run: { ours: number[]; trivial: number[]; share: 
 
 export async function coldStartRun(ourText: string): Promise<void> {
   const trivialText = await trivialProviderText();
-  const warmup = freshTmp();
   // One unmeasured start of each: the first process start after a build reads every file from disk.
   await firstCheck(trivialText);
-  await firstCheck(ourText, { TMPDIR: warmup });
-  console.log(`dynamic-provider host cold start, median of ${STARTS} starts per row, from this repository`);
-
-  const coldDirs = Array.from({ length: STARTS }, freshTmp);
-  report("compile cache empty (a first run):", await pairs(ourText, trivialText, (i) => coldDirs[i]!));
-  const written = coldDirs.map(filesUnder);
-  console.log(
-    `    files the host left in its compile cache: ${Math.min(...written)} to ${Math.max(...written)} (the runtime writes it after the first Check: the engine stops the host with a signal, and Node writes the cache by itself only at a normal exit)`,
-  );
-
-  const reused = freshTmp();
-  report(
-    "compile cache as left by earlier starts (every later run on the machine):",
-    await pairs(ourText, trivialText, () => reused),
-  );
-  for (const dir of [warmup, ...coldDirs, reused]) rmSync(dir, { recursive: true, force: true });
+  await firstCheck(ourText);
+  console.log(`dynamic-provider host cold start, median of ${STARTS} starts, from this repository`);
+  report("each start (no compile cache):", await pairs(ourText, trivialText));
   breakdown();
 }
 
@@ -119,32 +99,21 @@ interface Probe {
   loads: Record<string, { files: number; ms: number }>;
 }
 
-/** What the first Check spends its time on, from check-load-probe.ts, cold and then warm compile cache. */
+/** What the first Check spends its time on, from check-load-probe.ts. */
 function breakdown(): void {
   const probe = join(__dirname, "check-load-probe.js");
-  const runs: { cold: Probe; warm: Probe }[] = [];
+  const runs: Probe[] = [];
   for (let i = 0; i < STARTS; i++) {
-    const tmp = freshTmp();
-    const run = () =>
-      JSON.parse(
-        execFileSync(process.execPath, [probe], { env: { ...process.env, TMPDIR: tmp }, encoding: "utf8" }),
-      ) as Probe;
-    // The probe exits normally, so the second run finds the compile cache the first one wrote.
-    runs.push({ cold: run(), warm: run() });
-    rmSync(tmp, { recursive: true, force: true });
+    const output = execFileSync(process.execPath, [probe], { env: withoutCompileCache(), encoding: "utf8" });
+    runs.push(JSON.parse(output) as Probe);
   }
-  const med = (pick: (p: Probe) => number | undefined) => (which: "cold" | "warm") =>
-    `${median(runs.map((r) => pick(r[which]) ?? 0)).toFixed(1)} ms`;
-  console.log(
-    `  where the first Check's time goes, in a plain Node process, median of ${STARTS} (compile cache empty / written):`,
-  );
-  for (const stage of Object.keys(runs[0]!.cold.stages)) {
-    const m = med((p) => p.stages[stage]);
-    console.log(`    ${stage}: ${m("cold")} / ${m("warm")}`);
-  }
+  const med = (pick: (p: Probe) => number | undefined) =>
+    `${median(runs.map((r) => pick(r) ?? 0)).toFixed(1)} ms`;
+  console.log(`  where the first Check's time goes, in a plain Node process, median of ${STARTS}:`);
+  for (const stage of Object.keys(runs[0]!.stages))
+    console.log(`    ${stage}: ${med((p) => p.stages[stage])}`);
   console.log("    own load time by origin (module bodies included; timing every load adds some):");
-  for (const [group, { files }] of Object.entries(runs[0]!.cold.loads)) {
-    const m = med((p) => p.loads[group]?.ms);
-    console.log(`      ${group} (${files} files): ${m("cold")} / ${m("warm")}`);
+  for (const [group, { files }] of Object.entries(runs[0]!.loads)) {
+    console.log(`      ${group} (${files} files): ${med((p) => p.loads[group]?.ms)}`);
   }
 }

@@ -427,33 +427,46 @@ ${fleetGoals(run.fleet).join("\n")}
   cold start). The bundle keeps only zod's English messages, and none of zod's parser compiler or JSON
   Schema reader, which the settings' schemas had kept by holding zod's namespace as a value (474 KB of
   JavaScript, from 1,012 KB and then 734 KB); the client's session and integration areas load when first
-  called; and the host and the plugin parse with zod's \`jitless\` setting, since compiling a fast path
-  per object schema costs more than a command's few parses save. The HTTP client loads undici's agent
-  and request API rather than all of undici, bundled into the runtime's client chunk (one file instead of
-  30). The program loads the main entry as a bundle too (\`dist/main/\`, 23 files instead of 181: 16 to
-  26 ms instead of 44 to 50). Each bundle's entry turns on Node's compile cache before the chunks it
-  requires (the bundler had put their requires first, so they were compiled anew by every process), and
-  the host keeps V8's code of the runtime's chunks after a call has run it
-  (\`provider/context/run-code-cache.ts\`): Node's cache holds only what compiles as a file loads, and V8
-  compiles a function on its first call, so every host compiled zod's parser, undici and the lifecycles
-  again. The chunks are read whole as they load, so they carry no doc comments, and their code escapes
-  what is not ASCII (V8 keeps any other source at two bytes per character): the two largest, zod's and
-  the client's, load in a sixth to a quarter less time for it. A diff compares the credentials with those
-  state recorded from the resolved settings, so an unchanged preview never loads the client. What remains
-  before the first request is reading back the kept code (a few milliseconds for zod and the client) and
-  running zod's schema constructors, where the peer loads Node's own \`fetch\`, precompiled in Node.
+  called. The HTTP client loads undici's agent and request API rather than all of undici, bundled into
+  the runtime's client chunk (one file instead of 30). The program loads the main entry as a bundle too
+  (\`dist/main/\`, 23 files instead of 181: 16 to 26 ms instead of 44 to 50). The chunks are read whole as
+  they load, so they carry no doc comments, and their code escapes what is not ASCII (V8 keeps any other
+  source at two bytes per character): the two largest, zod's and the client's, load in a sixth to a
+  quarter less time for it. A diff compares the credentials with those state recorded from the resolved
+  settings, so an unchanged preview never loads the client. The package changes nothing process-wide in
+  the program or in the host it shares with every other dynamic provider (issue 41): it no longer turns on
+  Node's compile cache, keeps V8's code of its chunks through a hook on Node's module loader, or sets zod's
+  \`jitless\` for the whole process, so each process compiles what it loads and runs.
+  The program's load of the package went from 19 to 22 ms to 23 to 24 ms (\`npm run bench:program\`'s load column, two
+  interleaved runs). Under the engine (\`npm run bench:engine -- --rounds 3 --skip-fleet\`, one run before
+  the change at a load of about 2 and one after at about 3.5), ours against the peer went from 0.88 to
+  1.09 times its wall time to 0.88 to 1.06 times, and ours over the peer's CPU from 0.88 to 0.98 to 0.93
+  to 1.03: within what three rounds on 2 shared cores tell apart, but \`destroy\` ended at 1.06 times the
+  peer's wall time (1.00 before), reported here and left alone. \`npm run bench:host\` was not run again:
+  its table below is from before the change.
+- **Node's compile cache is yours to turn on.** Set \`NODE_COMPILE_CACHE\` to a folder in the environment of
+  \`pulumi\` (Node 22.1 or later) to have the program and the dynamic-provider host keep V8's compiled code
+  of every module they load there, this package's included, from one command to the next.
 - **Constructing resources in the program.** Pulumi's SDK records a stack trace on every promise it makes
-  while a resource registers (four per property), reads each at once, and every program runs under the
-  source-map formatter that \`pulumi\` installs: about 40 mapped traces per Webhook, most of its
-  construction, for traces that only \`PULUMI_DEBUG_PROMISE_LEAKS\` ever shows. While one of the package's
-  resources is constructed, those traces are formatted without source maps
-  (\`provider/resource-kit/promise-traces.ts\`); the resource's source position and every other trace are
-  mapped as before. \`npm run bench:program\` (ten webhooks in a fresh process, medians of 9): 60 ms for
-  the package's load and ten Webhooks, against 140 ms with the traces mapped and 85 ms for the peer's
-  ten \`pulumi.dynamic.Resource\`; each Webhook after the first takes 1.4 ms, the peer's 4.4 ms. Each
-  Webhook also registers only the properties its type declares (each property costs four of those
-  promises). Under the engine, the program's CPU for the ten webhooks fell by 0.09 to 0.17 s per command
-  (medians of 9 rounds, before and after), now 0.12 to 0.24 s below the peer's.
+  while a resource registers (four per property, in \`debuggablePromise\`), and every program runs under
+  the source-map formatter that \`pulumi\` installs, which maps every frame of each: about 40 mapped traces
+  per Webhook, most of its construction, for traces that only \`PULUMI_DEBUG_PROMISE_LEAKS\` ever shows.
+  Each Webhook registers only the properties its type declares (each property costs four of those
+  promises). The package no longer swaps \`Error.prepareStackTrace\` while it constructs a resource to skip
+  that mapping (issue 41). \`npm run bench:program\` (ten Webhooks in a fresh process,
+  medians of 9, two interleaved runs on 2 shared cores): 160 to 197 ms for the package's load and ten
+  Webhooks, 69 to 88 ms with the swap, and 91 to 124 ms for the peer's ten \`pulumi.dynamic.Resource\`;
+  each Webhook after the first takes 7.3 to 7.4 ms (1.5 to 1.8 with the swap), the peer's 5.2 ms.
+- **The change this belongs in: Pulumi's \`debuggablePromise\`.** Proposed to pulumi/pulumi, in
+  \`sdk/nodejs/runtime/debuggable.ts\`: record \`_debugStackTrace\` (\`new Error().stack\`) only when
+  \`debugPromiseLeaks\` is set (\`PULUMI_DEBUG_PROMISE_LEAKS\`). Its only reader, \`promiseDebugString\`, is
+  printed only under that same setting (\`leakedPromises\`); \`_debugId\`, \`_debugCtx\`, the leak candidates
+  and the exit check stay as they are, so the default leak message is unchanged. Every Node.js program's
+  resources, any provider's, would construct without capturing and mapping those traces. The change is one line: \`Object.defineProperty(p, "_debugStackTrace", ...)\`
+  in \`debuggablePromise\` goes inside \`if (debugPromiseLeaks)\`. Measured with \`npm run bench:program\`
+  against a copy of \`@pulumi/pulumi\` 3.270 patched so, in the same interleaved runs: 58 to 64 ms for the
+  package's load and ten Webhooks, 0.6 to 0.8 ms for each after the first, and 19 to 23 ms for the
+  peer's ten (0.4 to 0.5 ms each). Not measured under the engine; not yet sent to pulumi/pulumi.
 - **Checks run one at a time.** The engine asks for each resource's Check in turn, before it plans the
   resource, so a check's time counts once per resource on every command's critical path; after the first
   (which loads the schemas, about 17 ms of CPU), one of ours takes about 1 ms.

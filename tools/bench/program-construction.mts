@@ -4,10 +4,8 @@
  * beside the peer's `pulumi.dynamic.Resource` (webhooks-program/peer-provider.js). Each round starts a
  * fresh process per variant (program-construction-child.cjs), as each command does, under the stack
  * formatter Pulumi's program runner installs and Pulumi's mocks: the package's load, its first Webhook
- * (which reads the bundle's source map, for the resource's source position) and each further one. The
- * variant "package, traced" runs with PULUMI_DEBUG_PROMISE_LEAKS set, under which the SDK's promise traces
- * go through the formatter as they do for any other resource (resource-kit/promise-traces.ts). Medians of
- * `--rounds` (default 9), the variants alternating which goes first.
+ * (which reads the bundle's source map, for the resource's source position) and each further one. Medians
+ * of `--rounds` (default 9), the variants alternating which goes first.
  */
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
@@ -18,25 +16,19 @@ const { values } = parseArgs({
   options: { rounds: { type: "string", default: "9" }, webhooks: { type: "string", default: "10" } },
 });
 const CHILD = join(import.meta.dirname, "program-construction-child.cjs");
-const VARIANTS = {
-  package: { variant: "package", env: {} },
-  "package, traced": { variant: "package", env: { PULUMI_DEBUG_PROMISE_LEAKS: "1" } },
-  peer: { variant: "peer", env: {} },
-} as const;
-type Name = keyof typeof VARIANTS;
+const VARIANTS = ["package", "peer"] as const;
+type Name = (typeof VARIANTS)[number];
 interface Run {
   readonly loadMs: number;
   readonly firstMs: number;
   readonly restMs: number[];
 }
 
-const names = Object.keys(VARIANTS) as Name[];
+const names = [...VARIANTS];
 const runs = new Map<Name, Run[]>(names.map((name) => [name, []]));
 for (let round = 0; round < Number(values.rounds); round++) {
   for (const name of rotated(names, round)) {
-    const { variant, env } = VARIANTS[name];
-    const line = execFileSync(process.execPath, [CHILD, variant, values.webhooks], {
-      env: { ...process.env, ...env },
+    const line = execFileSync(process.execPath, [CHILD, name, values.webhooks], {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "ignore"],
     });

@@ -1,17 +1,15 @@
 /**
  * This package's resource classes as a TypeScript program constructs them, under Pulumi's mocks.
  *
- * - Each class exposes as outputs exactly what the provider's schema declares for its type, and the
- *   inputs it was given. Regression: a Webhook given no `channel` or `apiVersion` had no such output (its
- *   type said `Output<string>`, its value was undefined), and each carried outputs no type declared
- *   (`secretKeyHash`, and `connection` when none was given).
- * - While one is constructed, the SDK's promise traces are formatted plainly, and every other trace,
- *   the resource's source position among them, by the process's formatter (promise-traces.ts).
+ * Each class exposes as outputs exactly what the provider's schema declares for its type, and the
+ * inputs it was given. Regression: a Webhook given no `channel` or `apiVersion` had no such output (its
+ * type said `Output<string>`, its value was undefined), and each carried outputs no type declared
+ * (`secretKeyHash`, and `connection` when none was given).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as PulumiModule from "@pulumi/pulumi";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HOST, webhookArgs } from "../../helpers/fixtures";
 import { mockedPulumi, serviceOutputs, settled } from "../../helpers/mocks";
 
@@ -92,69 +90,5 @@ describe("the resource classes' outputs", () => {
     });
     const hook = new service.Webhook("hook", webhookArgs());
     expect(await settled(pulumi, [hook.channel, hook.apiVersion])).toEqual(["default", "2.0"]);
-  });
-});
-
-describe("the stack traces formatted while a resource is constructed", () => {
-  /** The first frame of each trace the process's formatter was asked for; it stands in for source-map-support. */
-  let asked: string[];
-  let formatter: (error: Error, sites: NodeJS.CallSite[]) => unknown;
-  let previous: typeof Error.prepareStackTrace;
-  beforeEach(() => {
-    previous = Error.prepareStackTrace;
-    asked = [];
-    formatter = (error, sites) => {
-      asked.push(sites[0]?.getFunctionName() ?? "");
-      return `${error}\n    at ${sites.join("\n    at ")}`;
-    };
-    Error.prepareStackTrace = formatter;
-  });
-  afterEach(() => {
-    Error.prepareStackTrace = previous;
-    vi.unstubAllEnvs();
-  });
-
-  it("leave the SDK's promise traces plain, and send the source position to the formatter, for each class", () => {
-    const { service } = mockedPulumi();
-    const each = {
-      ...Object.fromEntries(Object.entries(constructions(service)).map(([type, { make }]) => [type, make])),
-      Domain: () =>
-        new service.Domain("domain", { domainName: HOST, publish: service.directoryPublisher("/srv/www") }),
-    };
-    for (const [type, make] of Object.entries(each)) {
-      // Set here, not before the test: registrations under way from an earlier construction trace too.
-      asked = [];
-      make();
-      expect(asked, type).toContain("callsites");
-      expect(asked, type).not.toContain("debuggablePromise");
-      expect(Error.prepareStackTrace, type).toBe(formatter);
-    }
-  });
-
-  it("leave in place a formatter that something constructed meanwhile installed", () => {
-    const { service } = mockedPulumi();
-    const installed: typeof Error.prepareStackTrace = (error) => String(error);
-    new service.Domain("domain", {
-      domainName: HOST,
-      publish: (file, opts) => {
-        Error.prepareStackTrace = installed;
-        return service.directoryPublisher("/srv/www")(file, opts);
-      },
-    });
-    expect(Error.prepareStackTrace).toBe(installed);
-  });
-
-  it("all go to the formatter with PULUMI_DEBUG_PROMISE_LEAKS set", () => {
-    vi.stubEnv("PULUMI_DEBUG_PROMISE_LEAKS", "1");
-    const { service } = mockedPulumi();
-    asked = [];
-    new service.Webhook("hook", webhookArgs());
-    expect(asked).toContain("debuggablePromise");
-  });
-
-  it("go to the formatter again once a construction has failed", () => {
-    const { service } = mockedPulumi();
-    expect(() => new service.Domain("domain", { domainName: HOST })).toThrow(/required unless adopt/);
-    expect(Error.prepareStackTrace).toBe(formatter);
   });
 });
