@@ -142,20 +142,17 @@ async function loadStacks(
     });
     stacks.push({ state, client: clientForStack(label, flags, config) });
   }
+  // Two states of one stack would each hold its objects: audit would call them conflicts, and advise
+  // deleting them from "the other" stack, which is the same one.
   for (const [i, { state }] of stacks.entries()) {
-    const twin = stacks
-      .slice(0, i)
-      .find((s) => s.state.source === state.source && s.state.label === state.label);
+    const twin = stacks.slice(0, i).find((s) => s.state.label === state.label);
     if (twin) {
-      throw new CliFailure(`${state.source}: given twice: give each stack once.`);
+      throw new CliFailure(
+        `${state.source}: a second state of ${state.label} (${twin.state.source} is the first): give each stack once. A state imported into another stack keeps the first stack's name in its URNs: give that stack with --stacks, which knows its name.`,
+      );
     }
   }
-  // A state imported from another stack keeps that stack's name in its URNs: its file tells them apart.
-  return stacks.map((s) =>
-    stacks.filter((o) => o.state.label === s.state.label).length > 1
-      ? { ...s, state: { ...s.state, label: `${s.state.label} (${s.state.source})` } }
-      : s,
-  );
+  return stacks;
 }
 
 /** One organization: its stacks, its listings and the client that made them. */

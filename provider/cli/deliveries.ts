@@ -36,7 +36,8 @@ function recordsOf(filters: readonly FilterView[]): string {
   const narrowing = filters
     .filter((f) => f.key !== "activity.name")
     .map((f) => {
-      const [one, many] = KEYS[f.key] ?? [codeSpan(f.key), codeSpan(f.key)];
+      // Own members only: a key such as "constructor" is the input's, not the table's.
+      const [one, many] = Object.hasOwn(KEYS, f.key) ? KEYS[f.key]! : [codeSpan(f.key), codeSpan(f.key)];
       return `${f.values.length > 1 ? many : one} ${or(f.values.map((v) => codeSpan(v)))}`;
     });
   return `${kinds} records${narrowing.length ? ` of ${narrowing.join(" and ")}` : ""}`;

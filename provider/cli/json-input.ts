@@ -16,6 +16,22 @@ export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 /** The most steps of a preview, or resources of a state, a command reads from one input. */
 export const MAX_INPUT_ITEMS = 200_000;
 
+/**
+ * The most objects and arrays one input may hold. Parsed JSON takes far more memory than its text: a file
+ * of empty objects under MAX_INPUT_BYTES would take several GB once parsed. 200,000 steps of a real
+ * preview (the one `npm run bench:review` makes) hold 2.6 million.
+ */
+export const MAX_INPUT_CONTAINERS = 8_000_000;
+
+/** How many `{` and `[` `text` holds (those inside strings too: an upper bound), counting up to `max` + 1. */
+function containersIn(text: string, max: number): number {
+  let count = 0;
+  for (const open of ["{", "["]) {
+    for (let at = text.indexOf(open); at !== -1 && count <= max; at = text.indexOf(open, at + 1)) count++;
+  }
+  return count;
+}
+
 /** What a command's input is, and how to tell the other command's input apart. */
 export interface InputKind<S extends z.ZodType> {
   /** Its schema: only the parts the command reads. */
@@ -76,6 +92,11 @@ export function readJsonInput<S extends z.ZodType>(
   text: string,
   kind: InputKind<S>,
 ): z.output<S> {
+  if (containersIn(text, MAX_INPUT_CONTAINERS) > MAX_INPUT_CONTAINERS) {
+    throw new CliFailure(
+      `${source}: more than ${MAX_INPUT_CONTAINERS} objects and arrays, more than a command reads: ${kind.next}.`,
+    );
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -7,12 +7,11 @@ import type { Domain } from "../../contract/domains/types";
 import type { Webhook } from "../../contract/webhooks/types";
 import type { ServiceClient } from "../client/client";
 import type { Page, PageRequest } from "../client/pages";
-import { redact } from "../context/process";
 import { CliFailure } from "./failure";
 
 /** The page size of every listing: the most the v2 webhook and domain searches take. */
 const PAGE_SIZE = 20;
-/** No organization has this many pages of webhooks or domains; a cursor that never ends stops here. */
+/** No organization has this many pages of webhooks or domains: a listing that goes on is refused here. */
 const MAX_PAGES = 1000;
 
 /** What one listing read, and in how many requests. */
@@ -21,16 +20,34 @@ export interface Listing<T> {
   readonly requests: number;
 }
 
+/**
+ * Every page of one listing. An answer that could not be the whole listing is refused rather than
+ * reported as if it were (an audit would call it clean, or count its repeats): a page larger than asked
+ * for, a cursor that comes back (it would page forever), or no end after MAX_PAGES.
+ */
 async function listAll<T>(search: (page: PageRequest) => Promise<Page<T>>): Promise<Listing<T>> {
+  const untrusted = (cause: string) =>
+    new Error(
+      `${cause}, so it cannot be taken as the whole listing: run again, and report it if it persists.`,
+    );
   const items: T[] = [];
+  const cursors = new Set<string>();
   let cursor: string | null = null;
   let requests = 0;
   do {
+    if (requests === MAX_PAGES) throw untrusted(`it did not end after ${MAX_PAGES} pages`);
     const page: Page<T> = await search({ limit: PAGE_SIZE, cursor });
     requests += 1;
+    if (page.items.length > PAGE_SIZE) {
+      throw untrusted(`a page held ${page.items.length} items, more than the ${PAGE_SIZE} asked for`);
+    }
     items.push(...page.items);
     cursor = page.next_cursor;
-  } while (cursor !== null && requests < MAX_PAGES);
+    if (cursor !== null && cursors.has(cursor)) {
+      throw untrusted(`the cursor ${JSON.stringify(cursor)} came back a second time`);
+    }
+    if (cursor !== null) cursors.add(cursor);
+  } while (cursor !== null);
   return { items, requests };
 }
 
@@ -42,9 +59,7 @@ async function listing<T>(
   try {
     return await listAll(search);
   } catch (error) {
-    throw new CliFailure(
-      `${label}: listing the organization's ${kind} failed: ${redact((error as Error).message)}`,
-    );
+    throw new CliFailure(`${label}: listing the organization's ${kind} failed: ${(error as Error).message}`);
   }
 }
 

@@ -27,12 +27,13 @@ Commands:
 Run \`service-pulumi <command> --help\` for a command's options.
 `;
 
-/** `text` with each line fit for a terminal or a CI log (its final newline kept), and no secret. */
-const shownLines = (text: string) =>
-  text
-    .split("\n")
-    .map((line, i, lines) => (i === lines.length - 1 && line === "" ? "" : stderrLine(redact(line))))
-    .join("\n");
+/**
+ * One line of stderr, fit for a terminal or a CI log, with no secret: each write is one line, so a newline
+ * inside it (which only a value from the input brings) is escaped like any control character, and cannot
+ * forge a line of its own (a CI system's `::error::` command, say). The final newline is kept.
+ */
+const oneLine = (text: string) =>
+  `${stderrLine(redact(text.replace(/\n$/, "")))}${text.endsWith("\n") ? "\n" : ""}`;
 
 /**
  * `io` with no secret in anything written, and stderr (and the prompt) on lines with no control or
@@ -44,8 +45,8 @@ function guarded(io: CommandIo): CommandIo {
   return {
     ...io,
     stdout: (text) => io.stdout(redact(text)),
-    stderr: (text) => io.stderr(shownLines(text)),
-    confirm: (question) => io.confirm(shownLines(question)),
+    stderr: (text) => io.stderr(oneLine(text)),
+    confirm: (question) => io.confirm(oneLine(question)),
   };
 }
 
@@ -75,7 +76,9 @@ export async function main(argv: readonly string[], given: CommandIo): Promise<n
     io.stderr(
       `service-pulumi ${name}: ${(error as Error).message ?? String(error)}: run again with SERVICE_DEBUG=1 for the stack trace, and report it if it persists.\n`,
     );
-    if (process.env.SERVICE_DEBUG) io.stderr(`${(error as Error).stack ?? ""}\n`);
+    if (process.env.SERVICE_DEBUG) {
+      for (const line of ((error as Error).stack ?? "").split("\n")) io.stderr(`${line}\n`);
+    }
     return EXIT.failure;
   }
 }

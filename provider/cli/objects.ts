@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { DOMAIN_COMPONENT_TYPE } from "../domain/declaration";
 import { domainVerification, webhook } from "../registry";
+import { PENDING_ID_PREFIX } from "../webhook/declaration";
 import type { UrnParts } from "./urn";
 
 /**
@@ -102,7 +103,8 @@ const isSecret = (value: unknown): boolean =>
 /**
  * Reads each member of `shapes` from `state` on its own, so that a member the program made secret, or one
  * in an unknown shape, leaves the others (the uuid and the owner above all) readable. The member `uuid`
- * is the resource's id when the state has one: no secret hides an id.
+ * is as recorded, else the resource's id, which no secret hides; an id that is a create's placeholder
+ * (`pending-…`) stands for no uuid, and an id that differs from the recorded uuid makes it unreadable.
  */
 function readMembers<S extends Record<string, z.ZodType>>(
   shapes: S,
@@ -113,7 +115,7 @@ function readMembers<S extends Record<string, z.ZodType>>(
   const unreadable: string[] = [];
   const read: Record<string, unknown> = { hidden, unreadable };
   for (const [name, shape] of Object.entries(shapes)) {
-    const value = name === uuid && state.id ? state.id : memberOf(state, name);
+    const value = memberOf(state, name);
     if (value === undefined || value === null) continue;
     if (isSecret(value)) hidden.push(name);
     else {
@@ -122,6 +124,12 @@ function readMembers<S extends Record<string, z.ZodType>>(
       else unreadable.push(name);
     }
   }
+  const recorded = read[uuid] as string | undefined;
+  const id = state.id?.startsWith(PENDING_ID_PREFIX) ? undefined : state.id || undefined;
+  if (recorded !== undefined && id !== undefined && recorded !== id) {
+    delete read[uuid];
+    unreadable.push(uuid);
+  } else read[uuid] = recorded ?? id;
   return read as Members<S>;
 }
 

@@ -138,7 +138,8 @@ export function readPreview(file: string, text: string): StackPreview {
 function objectStep(step: z.output<typeof Step>, urn: UrnParts): ObjectStep[] {
   const state = step.newState ?? step.oldState;
   const kind = objectKind(state?.type ?? urn.type);
-  const op = OPS[step.op];
+  // Own members only: an op such as "toString" is the input's, not the table's.
+  const op = Object.hasOwn(OPS, step.op) ? OPS[step.op] : undefined;
   if (!kind || !op) return [];
   const parentName = state?.parent ? parseUrn(state.parent)?.name : undefined;
   // Each member is read on its own: one the program made secret arrives as "[secret]" and is left

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { rememberSecret } from "../context/process";
+import { SETTING_ROWS, stackKey } from "../settings/table";
 import { CliFailure } from "./failure";
 import { MAX_INPUT_BYTES } from "./json-input";
 
@@ -58,9 +59,15 @@ const ConfigJson = z.record(
   z.looseObject({ value: z.unknown().optional(), secret: z.boolean().optional() }),
 );
 
+/** The stack config keys of the settings that hold a secret (`service:token`), however a stack sets them. */
+const SECRET_KEYS = new Set(
+  SETTING_ROWS.flatMap(([, s]) => (s.secret && s.config ? [stackKey(s.config)] : [])),
+);
+
 /**
  * A stack's config as the provider reads it, secrets decrypted: key (`service:token`) to string value.
- * Each secret value is registered as a secret before anything else runs, so that no line repeats it.
+ * Each secret value, and the value of each setting that holds a secret even where the stack sets it in
+ * plain text, is registered as a secret before anything else runs, so that no line repeats it.
  */
 export function stackConfig(cwd: string, stack: string, label: string): Record<string, string> {
   const out = runPulumi(["config", "--show-secrets", "--json", "--stack", stack], cwd, label);
@@ -80,7 +87,7 @@ export function stackConfig(cwd: string, stack: string, label: string): Record<s
     Object.entries(parsed.data).flatMap(([key, { value, secret }]) => {
       if (value === undefined) return [];
       const text = typeof value === "string" ? value : JSON.stringify(value);
-      if (secret) rememberSecret(text);
+      if (secret || SECRET_KEYS.has(key)) rememberSecret(text);
       return [[key, text]];
     }),
   );

@@ -118,21 +118,27 @@ export function readState(
 }
 
 /**
- * A Webhook or Domain of the state, read member by member: its uuid is the resource's id, and a member the
- * program made secret is kept as hidden, not dropped with the rest. Undefined for another resource.
+ * A Webhook or Domain of the state, read member by member: its uuid as recorded, else the resource's id,
+ * and a member the program made secret is kept as hidden, not dropped with the rest. Undefined for
+ * another resource; one that cannot be read whole says why.
  */
 function stateObject(resource: ResourceState): StateObject | UnreadObject | undefined {
   const kind = objectKind(resource.type);
   const urn = parseUrn(resource.urn);
   // A resource the program only reads is another stack's, or nobody's: it does not hold the object.
-  if (!kind || !urn || resource.external) return undefined;
+  if (!kind || resource.external) return undefined;
+  if (!urn) return { urn: resource.urn, cause: "its URN is not a Pulumi URN" };
   const read = kind === "webhook" ? webhookProps(resource) : domainProps(resource);
   if (!resource.id) return { urn: resource.urn, cause: "it has no id" };
   if (read.unreadable.length > 0) {
     return { urn: resource.urn, cause: `its ${read.unreadable.join(" and ")} cannot be read` };
   }
+  const uuid = kind === "webhook" ? (read as WebhookProps).webhookUuid : (read as DomainProps).domainUuid;
+  if (uuid === undefined) {
+    return { urn: resource.urn, cause: "its uuid is secret and its id is a create's placeholder" };
+  }
   const held = {
-    uuid: resource.id,
+    uuid,
     name: objectName(urn, resource.parent ? parseUrn(resource.parent)?.name : undefined),
     urn: resource.urn,
     hidden: read.hidden,

@@ -5,6 +5,7 @@
  * `MAX_SHOWN` characters; in Markdown it is a code span, so that nothing in it renders (no heading, link,
  * image, mention or HTML); in a suggested command it is one quoted shell word.
  */
+import { redact } from "../context/process";
 
 /** The most characters of one input value a report or a message shows; a longer one ends in "…". */
 export const MAX_SHOWN = 200;
@@ -37,7 +38,8 @@ const escaped = (char: string) => {
  * at most `max` characters of the original (then "…").
  */
 export function printable(text: string, max: number = MAX_SHOWN): string {
-  return truncated(text, max).replace(HIDDEN, escaped);
+  // Redacted before it is cut: a secret cut in two would no longer be found whole, and its start would show.
+  return truncated(redact(text), max).replace(HIDDEN, escaped);
 }
 
 /** `text`, or its first `max - 1` characters and "…"; reads no further than that, however long `text` is. */

@@ -17,6 +17,7 @@ import type { ResourceProps } from "../lifecycle/methods";
 import { forgetAttempt, interruptedAttempt, noteAttempt } from "./attempts";
 import { claim, claimedUuids, clearPending, hasPending, notePending } from "./claims";
 import { type CreateKey, type CreatePlan, createKey, parseInputs, planCreate } from "./create-plan";
+import { PENDING_ID_PREFIX } from "./declaration";
 import {
   domainNotRegisteredError,
   identicalPendingError,
@@ -104,7 +105,7 @@ async function createOnce(plan: CreatePlan, prior: Attempt) {
       conflict
         ? reconcileConflictMessage(identity, pendingSince, found)
         : pendingMessage(identity, `POST ${error.route}: ${error.detail}`, windowMs / 1000),
-      prior.pendingId ?? `pending-${randomUUID()}`,
+      prior.pendingId ?? `${PENDING_ID_PREFIX}${randomUUID()}`,
       pendingState(plan, pendingSince, [...exclude, ...claimedUuids()]),
       { cause: error, code: conflict ? "reconcile_conflict" : "outcome_unknown" },
     );
@@ -146,7 +147,7 @@ async function earlierInterruptedCreate(
     const since = new Date(note.since).toISOString();
     throw new PendingCreateError(
       reconcileConflictMessage(identity, since, found),
-      prior.pendingId ?? `pending-${randomUUID()}`,
+      prior.pendingId ?? `${PENDING_ID_PREFIX}${randomUUID()}`,
       pendingState(plan, since, [...exclude, ...claimedUuids()]),
       { code: "reconcile_conflict" },
     );

@@ -9,7 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { MAX_INPUT_BYTES, MAX_INPUT_ITEMS, readStream } from "../../../provider/cli/json-input";
+import {
+  MAX_INPUT_BYTES,
+  MAX_INPUT_CONTAINERS,
+  MAX_INPUT_ITEMS,
+  readStream,
+} from "../../../provider/cli/json-input";
 import { webhook as webhookDeclaration } from "../../../provider/registry";
 import { runCli } from "../../helpers/cli-io";
 import { fakePulumi } from "../../helpers/fake-pulumi";
@@ -428,6 +433,24 @@ describe("secrets and characters on stderr", () => {
     expect(flagged.stderr).toContain(": [REDACTED] and [REDACTED] are not passphrases: ");
   });
 
+  it("hides a token inside a value before the value is cut to its shown length", async () => {
+    vi.stubEnv("SERVICE_API_TOKEN", HOOKS_TOKEN);
+    // The token starts 10 characters before the cut at 200: cut first, its start would show.
+    const endpoint = `https://${HOST}/${"a".repeat(190 - HOST.length - 9)}${HOOKS_TOKEN}`;
+    const hook = hookResource("dev", "long", "u-long");
+    const created = { ...hook, inputs: { ...hook.inputs, endpoint }, outputs: { ...hook.outputs, endpoint } };
+    const file = writeJson("long-endpoint.json", {
+      steps: [
+        { op: "same", urn: stackResource("dev").urn },
+        { op: "create", urn: created.urn, newState: created },
+      ],
+    });
+    const run = await runCli(["review", file], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("[REDACTED]");
+    expect(run.stdout).not.toContain(HOOKS_TOKEN.slice(0, 8));
+  });
+
   it("writes a diagnostic's CR, newline and bidirectional characters as escapes, on one line", async () => {
     const file = writeJson("diagnostic.json", {
       steps: [{ op: "same", urn: stackResource("dev").urn }],
@@ -438,6 +461,153 @@ describe("secrets and characters on stderr", () => {
     expect(run.stderr).toBe(
       "diagnostic.json: the preview failed (bad\\u000dfake: ok\\u202egnp.exe\\u2066x): fix what it says, then preview again.\n",
     );
+  });
+});
+
+describe("found by an attacker's probe (regressions)", () => {
+  const owner = { organization: { name: "acme" }, user: { username: "acme-alice" } };
+  const listed = (uuid: string) => ({
+    webhook_uuid: uuid,
+    endpoint: { type: "url", value: HOOK },
+    channel: "orders",
+    filters: [{ key: "activity.name", value: "authentication" }],
+    webhook_owner: owner,
+  });
+  /** A fake API whose webhook search answers `page(request index)`, and that records every request. */
+  const fakeApi = (page: (index: number) => { items: unknown[]; next_cursor: string | null }) =>
+    scripted((request, index) =>
+      request.path.includes("/search/webhooks")
+        ? page(index)
+        : request.path.includes("/search/")
+          ? { items: [], next_cursor: null }
+          : { status: "ok" },
+    );
+  const auditAt = (url: string, state: string, more: string[] = []) =>
+    runCli(["audit", "--token", HOOKS_TOKEN, "--base-url", url, "--state", state, ...more], { cwd: dir });
+
+  it("takes a settled webhook's uuid from its state, not from its create's placeholder id", async () => {
+    const settled = await createHook("settled");
+    const orphan = await createHook("by-hand");
+    const placeholder = "pending-9b2e0f7c-4a51-4d0e-9f43-0c8d1b7a2e11";
+    const state = writeJson(
+      "settled.json",
+      stateOf([stackResource("dev"), { ...hookResource("dev", "settled", settled), id: placeholder }]),
+    );
+    const run = await auditAt(stage.sandbox.url, state, ["--deactivate-orphans", "--yes"]);
+    expect(run.stderr).toBe(
+      `To deactivate: webhook ${orphan} of organization acme: ${HOOK}, channel by-hand.\nDeactivated webhook ${orphan} of organization acme: ${HOOK}, channel by-hand.\n`,
+    );
+    expect(await stage.active()).toEqual([settled]);
+    expect(run.stdout).not.toContain(placeholder);
+
+    // With its uuid secret, a placeholder id stands for nothing: the state cannot be read whole.
+    const hidden = writeJson(
+      "settled-secret.json",
+      stateOf([
+        stackResource("dev"),
+        { ...hookResource("dev", "settled", settled, { webhookUuid: envelope("DDDD") }), id: placeholder },
+      ]),
+    );
+    await createHook("by-hand-2");
+    const refused = await auditAt(stage.sandbox.url, hidden, ["--deactivate-orphans", "--yes"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /could not be read \(its uuid is secret and its id is a create's placeholder\)/,
+    );
+    // An id and a recorded uuid that disagree leave the uuid unknown too.
+    const disagree = writeJson(
+      "disagree.json",
+      stateOf([stackResource("dev"), { ...hookResource("dev", "settled", settled), id: orphan }]),
+    );
+    const both = await auditAt(stage.sandbox.url, disagree, ["--deactivate-orphans", "--yes"]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/could not be read \(its webhookUuid cannot be read\)/);
+    expect((await stage.active()).length).toBe(2);
+  });
+
+  it("refuses a Webhook whose URN it cannot read, rather than leave it out", async () => {
+    const api = await fakeApi(() => ({ items: [listed("u-kept"), listed("u-other")], next_cursor: null }));
+    const state = writeJson(
+      "bad-urn.json",
+      stateOf([
+        stackResource("dev"),
+        hookResource("dev", "kept", "u-kept"),
+        { ...hookResource("dev", "other", "u-other"), urn: "not-a-urn" },
+      ]),
+    );
+    const run = await auditAt(api.url, state, ["--deactivate-orphans", "--yes"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/not-a-urn of infra\/dev could not be read \(its URN is not a Pulumi URN\)/);
+    expect(api.seen.filter((r) => r.path.includes("deactivate"))).toHaveLength(0);
+  });
+
+  it("refuses a listing whose cursor comes back, or whose page is larger than asked, after one pass", async () => {
+    const state = writeJson(
+      "cursor.json",
+      stateOf([stackResource("dev"), hookResource("dev", "kept", "u-kept")]),
+    );
+    const looping = await fakeApi(() => ({ items: [listed("u-kept")], next_cursor: "c1" }));
+    const loop = await auditAt(looping.url, state, ["--json"]);
+    expect(loop.code).toBe(2);
+    expect(loop.stderr).toBe(
+      'infra/dev: listing the organization\'s webhooks failed: the cursor "c1" came back a second time, so it cannot be taken as the whole listing: run again, and report it if it persists.\n',
+    );
+    expect(looping.seen).toHaveLength(2);
+    const large = await fakeApi(() => ({
+      items: Array.from({ length: 21 }, (_, i) => listed(`u-${i}`)),
+      next_cursor: null,
+    }));
+    const big = await auditAt(large.url, state);
+    expect(big.code).toBe(2);
+    expect(big.stderr).toMatch(
+      /a page held 21 items, more than the 20 asked for, so it cannot be taken as the whole listing/,
+    );
+  });
+
+  it("writes a newline from the input as an escape, so that no line of stderr is forged", async () => {
+    const file = writeJson("forged.json", {
+      steps: [
+        { op: "same", urn: stackResource("dev").urn },
+        { op: "same", urn: urnOf("dev", "kept", TYPE, "infra\n##[error]forged") },
+      ],
+    });
+    const run = await runCli(["review", file], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr.split("\n")).toHaveLength(2);
+    expect(run.stderr).toContain("infra\\u000a##[error]forged/dev");
+  });
+
+  it("hides a token a named stack sets in plain text, before its state is exported", async () => {
+    const { folder, pulumi } = projectFolder("plain-token-project");
+    const plain = "acme-plain-config-token-2d9f4b";
+    pulumi.config("dev", { "service:token": { value: plain, secret: false } });
+    pulumi.stderr("dev", "state", `error: token ${plain} was refused\n`);
+    const run = await runCli(["audit", "--stacks", "dev"], { cwd: folder });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("token [REDACTED] was refused");
+    expect(run.stderr).not.toContain(plain);
+  });
+
+  it("reads input whose keys are the names of JavaScript's own properties as plain data", async () => {
+    const hook = hookResource("dev", "odd", "u-odd", {
+      filters: [
+        { key: "activity.name", value: "authentication" },
+        { key: "constructor", value: "x" },
+      ],
+    });
+    const file = writeJson("own-names.json", {
+      steps: [
+        { op: "same", urn: stackResource("dev").urn },
+        { op: "create", urn: hook.urn, newState: hook },
+        { op: "toString", urn: urnOf("dev", "other"), newState: hookResource("dev", "other", "u-other") },
+      ],
+    });
+    const run = await runCli(["review", file], { cwd: dir });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("of `constructor` `x` on channel `odd`");
+    expect(run.stdout).not.toContain("undefined");
+    expect(run.stdout).not.toContain("`other`");
   });
 });
 
@@ -455,6 +625,16 @@ describe("bounded input", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
       `many-steps.json: ${MAX_INPUT_ITEMS + 1} steps, more than a command reads (${MAX_INPUT_ITEMS}): give the output of \`pulumi preview --json --show-sames\` (one file per stack, or - for stdin).\n`,
+    );
+  });
+
+  it("refuses input of more objects and arrays than it reads, before parsing it", async () => {
+    const file = "many-objects.json";
+    writeFileSync(join(dir, file), `{"steps":[],"x":[${"{},".repeat(MAX_INPUT_CONTAINERS)}{}]}`);
+    const run = await runCli(["review", file], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `many-objects.json: more than ${MAX_INPUT_CONTAINERS} objects and arrays, more than a command reads: give the output of \`pulumi preview --json --show-sames\` (one file per stack, or - for stdin).\n`,
     );
   });
 
