@@ -109,7 +109,9 @@ describeUnderEngine("service-pulumi audit under the real engine, from a packed i
     });
 
     const cleaned = await audit(["--stacks", "dev,staging,copy", "--deactivate-orphans", "--yes"]);
-    expect(cleaned.stderr).toBe(`Deactivated webhook ${byHand} of organization acme.\n`);
+    // Named before it goes, and again once gone.
+    const named = `webhook ${byHand} of organization acme: ${HOOK}, channel orders`;
+    expect(cleaned.stderr).toBe(`To deactivate: ${named}.\nDeactivated ${named}.\n`);
     expect(cleaned.status).toBe(1);
     expect((await stage.active()).sort()).toEqual([orders, prints].sort());
 
