@@ -3,11 +3,9 @@
  * as `pulumi-resource-service` on PATH) calls `serve` with the engine's arguments.
  */
 import { main } from "@pulumi/pulumi/provider";
-import { processContext } from "../context/process";
 import { findProgramLanguage, setProgramLanguage } from "../context/program-language";
 import type { ResourceProps } from "../lifecycle/methods";
 import { configure } from "./configuration";
-import { ConstructGuard } from "./construct-guard";
 import { engineAddressOf, engineWarnings } from "./engine-log";
 import { serviceProvider } from "./provider";
 import { withRequestHooks } from "./server-hooks";
@@ -36,11 +34,10 @@ export async function serve(args: string[]): Promise<void> {
   // Pulumi.yaml there (or above) says the language that advice should spell options and properties in.
   setProgramLanguage(findProgramLanguage(process.cwd()));
   const oldInputs = new Map<string, ResourceProps | undefined>();
-  const guard = new ConstructGuard(processContext().clock);
-  const provider = serviceProvider(
-    { oldInputs: (urn) => oldInputs.get(urn), warn: engineWarnings(engineAddressOf(args)) },
-    guard,
-  );
+  const provider = serviceProvider({
+    oldInputs: (urn) => oldInputs.get(urn),
+    warn: engineWarnings(engineAddressOf(args)),
+  });
   await withRequestHooks(
     {
       configure,
@@ -48,7 +45,6 @@ export async function serve(args: string[]): Promise<void> {
         oldInputs.set(urn, inputs);
         return () => oldInputs.delete(urn);
       },
-      constructing: () => guard.constructing(),
     },
     () => main(provider, args),
   );

@@ -10,7 +10,6 @@ import { DOMAIN_COMPONENT_TYPE } from "../domain/declaration";
 import type { ResourceProps } from "../lifecycle/methods";
 import * as registry from "../registry";
 import type { DeclaredResource } from "../resource-kit/declaration";
-import type { ConstructGuard } from "./construct-guard";
 import { CustomResource } from "./custom-resource";
 import type { WarnOnResource } from "./engine-log";
 import { packageFile, packageVersion } from "./package-files";
@@ -30,10 +29,11 @@ function typeOf(urn: string): string {
 }
 
 /**
- * The provider plugin's implementation, over the resources the registry declares. With a `guard`, a
- * failure is answered only once the components under construction are (construct-guard.ts).
+ * The provider plugin's implementation, over the resources the registry declares. Each failure is answered
+ * as soon as it happens: the engine decides what follows (it ends the deployment on the first one, unless
+ * the user ran `pulumi up --continue-on-error`).
  */
-export function serviceProvider(extras: EngineExtras, guard?: ConstructGuard): provider.Provider {
+export function serviceProvider(extras: EngineExtras): provider.Provider {
   const declared: readonly DeclaredResource[] = Object.values(registry);
   const resources = new Map(declared.map((d) => [d.pluginToken, new CustomResource(d, extras.warn)]));
   const version = packageVersion();
@@ -45,27 +45,16 @@ export function serviceProvider(extras: EngineExtras, guard?: ConstructGuard): p
       `The service provider plugin ${version} has no resource type ${type} (${urn}); it serves ${[...resources.keys()].join(", ")}. Correct the type token in the program, or install the version of @service/pulumi that has it.`,
     );
   };
-  const guarded = <T>(urn: string, run: () => Promise<T>, failed?: (answer: T) => boolean) =>
-    guard ? guard.call(urn, run, failed) : run();
   return {
     version,
     getSchema: async () => packageFile("schema.json"),
-    check: (urn, olds, news) =>
-      guarded(
-        urn,
-        async () => resourceOf(urn).check(urn, olds, news),
-        (answer) => (answer.failures?.length ?? 0) > 0,
-      ),
-    diff: (id, urn, olds, news) =>
-      guarded(urn, async () => resourceOf(urn).diff(id, olds, news, extras.oldInputs(urn))),
-    create: (urn, inputs) => guarded(urn, async () => resourceOf(urn).create(inputs)),
-    read: (id, urn, props) => guarded(urn, async () => resourceOf(urn).read(id, props ?? {})),
-    update: (id, urn, olds, news) => guarded(urn, async () => resourceOf(urn).update(id, olds, news)),
-    delete: (id, urn, props) => guarded(urn, async () => resourceOf(urn).delete(id, props)),
-    cancel: async () => {
-      guard?.release();
-      requestCancel();
-    },
+    check: async (urn, olds, news) => resourceOf(urn).check(urn, olds, news),
+    diff: async (id, urn, olds, news) => resourceOf(urn).diff(id, olds, news, extras.oldInputs(urn)),
+    create: async (urn, inputs) => resourceOf(urn).create(inputs),
+    read: async (id, urn, props) => resourceOf(urn).read(id, props ?? {}),
+    update: async (id, urn, olds, news) => resourceOf(urn).update(id, olds, news),
+    delete: async (id, urn, props) => resourceOf(urn).delete(id, props),
+    cancel: async () => requestCancel(),
     construct: async (name, type, inputs, opts: pulumi.ComponentResourceOptions) => {
       if (type !== DOMAIN_COMPONENT_TYPE) {
         throw new Error(

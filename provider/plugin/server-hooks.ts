@@ -4,11 +4,9 @@
  * (the provider's configuration, `service:token` and the rest) reach no provider method at all, and Diff's
  * stored inputs are left out; and a Read without properties, which is what `pulumi import` sends, fails
  * in the server before the provider is called ("Cannot read properties of undefined (reading
- * 'toJavaScript')"). Nor does a provider learn when a Construct has been answered: its `construct` returns
- * the component, and the server then still waits for the component's outputs and its children's
- * registrations. This module hooks the service `main` registers, once, to read those two, to give such a
- * Read empty properties, and to tell when a Construct is answered, before and after the server's own
- * handlers run; everything else is the SDK's.
+ * 'toJavaScript')"). This module hooks the service `main` registers, once, to read those two and to give
+ * such a Read empty properties, before and after the server's own handlers run; everything else is the
+ * SDK's.
  */
 import { dirname } from "node:path";
 
@@ -30,8 +28,6 @@ export interface RequestHooks {
   configure(variables: Iterable<[string, string]>): void;
   /** Diff's stored inputs for `urn` while the server handles the Diff; cleared once it has answered. */
   diffing(urn: string, oldInputs: Record<string, unknown> | undefined): () => void;
-  /** A Construct began; the function it returns is called once the server has answered it. */
-  constructing(): () => void;
 }
 
 /** A module as `@pulumi/pulumi/provider` loads it (its own grpc-js and google-protobuf). */
@@ -44,10 +40,7 @@ export function fromSdk<T>(module: string): T {
 const sdkGrpc = () =>
   fromSdk<{ Server: { prototype: { addService(service: unknown, impl: object): void } } }>("@grpc/grpc-js");
 
-/**
- * The server's handlers, with `configure` and `diff` reading what it would drop, `read` fit for an import,
- * and `construct` telling when it has been answered.
- */
+/** The server's handlers, with `configure` and `diff` reading what it would drop, and `read` fit for an import. */
 function hooked(server: Record<string, Handler>, hooks: RequestHooks): object {
   const handlers = Object.create(server) as Record<string, Handler>;
   handlers.configure = (call, callback) => {
@@ -65,13 +58,6 @@ function hooked(server: Record<string, Handler>, hooks: RequestHooks): object {
       call.request.setProperties?.(new Struct());
     }
     return server.read!.call(server, call, callback);
-  };
-  handlers.construct = (call, callback) => {
-    const answered = hooks.constructing();
-    return server.construct!.call(server, call, (...args: unknown[]) => {
-      answered();
-      callback(...args);
-    });
   };
   handlers.diff = (call, callback) => {
     const done = hooks.diffing(call.request.getUrn?.() ?? "", call.request.getOldInputs?.()?.toJavaScript());

@@ -4,9 +4,9 @@ Shaped by stack configuration, as the TypeScript e2e program is:
 - host (required), webhookSecret (secret, required), filesDir (the folder served as https://<host>/);
 - secretVia: how the webhook secret is given (config, or "secret"/"plain" from PLANTED_SECRET_KEY);
 - domain: false to declare no Domain (the host is registered already);
-- webhooks: a JSON list of {"name", "kind"?, "channel"?, "deleteBeforeReplace"?, "host"?, "afterDomain"?}
-  (default: one named "orders"): a webhook on another host than the Domain's, with afterDomain false, is
-  created beside the Domain.
+- webhooks: a JSON list of {"name", "kind"?, "channel"?, "deleteBeforeReplace"?, "host"?, "afterDomain"?,
+  "after"?} (default: one named "orders"): a webhook on another host than the Domain's, with afterDomain
+  false, is created beside the Domain; "after" names an earlier webhook it waits for.
 """
 import json
 import os
@@ -33,21 +33,23 @@ domain = (
     else None
 )
 
-webhooks = [
-    service.Webhook(
+webhooks = {}
+for hook in hooks:
+    depends_on = [domain] if domain and hook.get("afterDomain", True) else []
+    if "after" in hook:
+        depends_on.append(webhooks[hook["after"]])
+    webhooks[hook["name"]] = service.Webhook(
         hook["name"],
         endpoint=f"https://{hook.get('host', host)}/service/events",
         secret_key=secret_key,
         channel=hook.get("channel", hook["name"]),
         filters=[service.WebhookFilterArgs(key="activity.name", value=hook.get("kind", "authentication"))],
         opts=pulumi.ResourceOptions(
-            depends_on=[domain] if domain and hook.get("afterDomain", True) else [],
+            depends_on=depends_on,
             delete_before_replace=hook.get("deleteBeforeReplace"),
         ),
     )
-    for hook in hooks
-]
 
 if domain:
     pulumi.export("domainUuid", domain.domain_uuid)
-pulumi.export("webhookUuids", {hook["name"]: w.webhook_uuid for hook, w in zip(hooks, webhooks)})
+pulumi.export("webhookUuids", {name: w.webhook_uuid for name, w in webhooks.items()})
