@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { DOMAIN_COMPONENT_TYPE } from "../domain/declaration";
 import { domainVerification, webhook } from "../registry";
-import { PENDING_ID_PREFIX } from "../webhook/declaration";
+import { PENDING_ID_PREFIX } from "../webhook/claims";
 import type { UrnParts } from "./urn";
 
 /**

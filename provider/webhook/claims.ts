@@ -2,6 +2,13 @@ import { contextKey, processContext } from "../context/process";
 import type { WebhookIdentity } from "./schema";
 
 /**
+ * How a Webhook's resource id starts while its create's outcome is unknown. A later update that settles
+ * the create records the webhook's uuid in `webhookUuid`, but cannot change the id: it stays a
+ * placeholder until a refresh, so readers of a state take the uuid from `webhookUuid` first.
+ */
+export const PENDING_ID_PREFIX = "pending-";
+
+/**
  * Which webhooks resources in this process already stand for, and which configurations have a create
  * whose outcome is unknown. Reconciling a lost create picks a matching webhook that appeared after the
  * attempt; it must never pick one that another resource owns.

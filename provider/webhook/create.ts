@@ -15,9 +15,8 @@ import { AmbiguousRequestError } from "../errors/transport";
 import { forgetWebhooks } from "../lifecycle/listings";
 import type { ResourceProps } from "../lifecycle/methods";
 import { forgetAttempt, interruptedAttempt, noteAttempt } from "./attempts";
-import { claim, claimedUuids, clearPending, hasPending, notePending } from "./claims";
+import { claim, claimedUuids, clearPending, hasPending, notePending, PENDING_ID_PREFIX } from "./claims";
 import { type CreateKey, type CreatePlan, createKey, parseInputs, planCreate } from "./create-plan";
-import { PENDING_ID_PREFIX } from "./declaration";
 import {
   domainNotRegisteredError,
   identicalPendingError,

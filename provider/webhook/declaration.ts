@@ -11,13 +11,6 @@ export const webhookLifecycle = lazyLifecycle(
   () => import("./apply.js"),
 );
 
-/**
- * How a Webhook's resource id starts while its create's outcome is unknown. A later update that settles
- * the create records the webhook's uuid in `webhookUuid`, but cannot change the id: it stays a
- * placeholder until a refresh, so readers of a state take the uuid from `webhookUuid` first.
- */
-export const PENDING_ID_PREFIX = "pending-";
-
 /** The Webhook, as the registry lists it. */
 export const webhook = declareResource({
   key: "webhook",
