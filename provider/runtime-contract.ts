@@ -1,9 +1,10 @@
 /**
- * The runtime contract: what the provider code stored in a stack's state requires by name
- * (`@service/pulumi/runtime`) and calls as `[key][method](...)` and `configure(config)`. State written by
- * every earlier version of this package calls it, so its names and signatures stay, and every method keeps
- * accepting the state those versions wrote. The package.json `exports["./runtime"]` entry points here; it
- * serves every resource that registry.ts lists, under its key.
+ * The runtime contract: what the provider text stored in a stack's state requires by name
+ * (`@service/pulumi/runtime`) and calls as `storedProvider(key, contract, message)`. Its version is
+ * `CONTRACT` (resource-kit/contract.ts); text that asks for another one gets the one sentence the text
+ * carries. A released contract's names, signatures and state stay as long as a version serves it. The
+ * package.json `exports["./runtime"]` entry points here; it serves every resource that registry.ts lists,
+ * under its key.
  */
 
 import { assertSupportedNode } from "./context/node-version";
@@ -12,6 +13,7 @@ import { withoutTrace } from "./errors/reported";
 import type { ResourceProps } from "./lifecycle/methods";
 import { type ConfigSource, configureFromStack } from "./lifecycle/stack-config";
 import * as registry from "./registry";
+import { CONTRACT } from "./resource-kit/contract";
 import type { DeclaredResource } from "./resource-kit/declaration";
 
 // Before anything else: on an old Node the failure below is the only one the user should see. The
@@ -24,9 +26,9 @@ try {
 }
 
 export type { CheckContext, ResourceLifecycle, ResourceProps } from "./lifecycle/methods";
-export * from "./registry";
 export type { DeclaredResource, PolicyRole, SecretProperties } from "./resource-kit/declaration";
 export type { ConfigSource };
+export { CONTRACT };
 
 /**
  * Reads the stack configuration; the engine calls it before the first operation of every process. Only the
@@ -62,11 +64,17 @@ export interface StoredProviderMethods {
 }
 
 /**
- * The dynamic provider of the resource served under `key`: what the provider text stored in state since
- * this version asks for (resource-kit/stored-provider.ts), the host's `delete` being the lifecycle's
- * `remove`. A key this version does not serve fails with what to do.
+ * The dynamic provider of the resource served under `key` for stored text of contract `contract`: what the
+ * text asks for (resource-kit/stored-provider.ts), the host's `delete` being the lifecycle's `remove`.
+ * Another contract fails every operation with `message`, the sentence the text carries because a runtime
+ * older than the text cannot know which versions it needs (a version that stops serving a contract it
+ * knows may name that contract's upper bound instead). The failure has no stack, so that the host prints the sentence alone (errors/reported.ts). A key this
+ * version does not serve fails with what to do.
  */
-export function storedProvider(key: string): StoredProviderMethods {
+export function storedProvider(key: string, contract: number, message: string): StoredProviderMethods {
+  if (contract !== CONTRACT) {
+    throw withoutTrace(new Error(message));
+  }
   const resource = SERVED.get(key);
   if (!resource) {
     throw new Error(

@@ -1,18 +1,30 @@
 import type * as pulumi from "@pulumi/pulumi";
+import { CONTRACT, contractNeededMessage } from "./contract";
 import type { DeclaredResource } from "./declaration";
 import { withSecretOutputs } from "./options";
 
 /**
  * The dynamic provider of a resource type as the stack's state stores it (`__provider`, in the inputs and
  * again in the outputs of every resource): one line that asks the runtime contract for the provider by the
- * resource's key. The dynamic-provider host evaluates it once per process and text. Pulumi's closure
- * serializer would store each method wrapped in its own scope, about 3.5 KB twice per resource, which the
- * engine rewrites with the whole checkpoint on every step; this is under 100 bytes, holds no secret and
- * runs the installed code. Text that earlier versions stored calls `[key][method]` on the runtime contract
- * instead, which keeps serving it.
+ * resource's key and the contract number. The dynamic-provider host evaluates it once per process and
+ * text. Pulumi's closure serializer would store each method wrapped in its own scope, about 3.5 KB twice
+ * per resource, which the engine rewrites with the whole checkpoint on every step; this holds no secret
+ * and runs the installed code.
+ *
+ * The line carries the sentence of `contractNeededMessage`: when the runtime cannot even be resolved from
+ * the project (the package uninstalled, only a transitive dependency under pnpm, a program bundled without
+ * node_modules), nothing of the package runs to explain it, so the line throws it itself, instead of
+ * Node's "Cannot find module". Its empty stack keeps the host's printout of it to the sentence alone
+ * (errors/reported.ts). A runtime that does not serve the contract throws the same sentence, which the line
+ * hands it because a runtime older than the text cannot know the range.
  */
 export function storedProviderText(key: string): string {
-  return `exports.handler = () => require("@service/pulumi/runtime").storedProvider(${JSON.stringify(key)});\n`;
+  const message = JSON.stringify(contractNeededMessage(CONTRACT));
+  return (
+    `exports.handler=()=>{const m=${message},p="@service/pulumi/runtime";` +
+    `try{require.resolve(p)}catch{throw Object.assign(Error(m),{stack:""})}` +
+    `return require(p).storedProvider(${JSON.stringify(key)},${CONTRACT},m)}\n`
+  );
 }
 
 /**

@@ -62,7 +62,7 @@ it("the dynamic-provider host's calls into the runtime, a failing one included, 
   const changed = changedBy(
     `
     const runtime = require("@service/pulumi/runtime");
-    const provider = runtime.storedProvider("webhook");
+    const provider = runtime.storedProvider("webhook", runtime.CONTRACT, "");
     const config = { "service:token": "acme-hooks-token-0123456789", "service:baseUrl": "http://127.0.0.1:1" };
     await provider.configure({ config: { get: (key) => config[key] } });
     const { inputs } = await provider.check({}, ${inputs});

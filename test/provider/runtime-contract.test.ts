@@ -5,33 +5,50 @@ import { describe, expect, it } from "vitest";
 import { credentialsHash } from "../../provider/lifecycle/credentials-hash";
 import { hashSecret } from "../../provider/lifecycle/secret-hash";
 import { DOMAIN_STEP_TYPES, WEBHOOK_TYPES } from "../../provider/policy/views";
+import * as registry from "../../provider/registry";
 import * as runtime from "../../provider/runtime-contract";
 
-/** What every released version's stored providers call, by key, with the type token it registered. */
-const RELEASED = {
+/** The key each stored provider asks the runtime for, with the type token its resources are registered under. */
+const SERVED = {
   webhook: "pulumi-nodejs:dynamic/service:Webhook",
   domainRegistration: "pulumi-nodejs:dynamic/service:DomainRegistration",
   domainVerification: "pulumi-nodejs:dynamic/service:DomainVerification",
   verificationFile: "pulumi-nodejs:dynamic/service:VerificationFile",
 };
 
-const METHODS = ["check", "diff", "create", "read", "update", "remove"];
+const METHODS = ["configure", "check", "diff", "create", "read", "update", "delete"];
 
 describe("the runtime contract that stored providers require", () => {
-  it("serves configure, storedProvider and every released resource key, each under the key its declaration names", () => {
-    const { configure, storedProvider, ...served } = runtime;
-    expect(typeof configure).toBe("function");
-    expect(typeof storedProvider).toBe("function");
-    expect(Object.keys(served).sort()).toEqual(Object.keys(RELEASED).sort());
-    for (const [name, resource] of Object.entries(served)) {
-      expect(resource.key).toBe(name);
-      for (const method of METHODS) expect(typeof resource[method as keyof typeof resource]).toBe("function");
+  it("exports its contract version, configure and storedProvider, and nothing else", () => {
+    expect(Object.keys(runtime).sort()).toEqual(["CONTRACT", "configure", "storedProvider"]);
+    expect(runtime.CONTRACT).toBe(1);
+  });
+
+  it("serves each resource's provider under its key for the contract it serves", () => {
+    for (const key of Object.keys(SERVED)) {
+      const provider = runtime.storedProvider(key, runtime.CONTRACT, "unused");
+      for (const method of METHODS) expect(typeof provider[method as keyof typeof provider]).toBe("function");
     }
   });
 
-  it("keeps each resource's released type token: a new one would replace every resource of the type", () => {
-    const { configure: _, storedProvider: __, ...served } = runtime;
-    expect(Object.fromEntries(Object.entries(served).map(([key, r]) => [key, r.token]))).toEqual(RELEASED);
+  it("refuses another contract, older or newer, with the sentence the stored text carries and no stack", () => {
+    // What a runtime does when the stack's text asks for a contract it does not serve: a downgrade below
+    // the version that wrote the state, or a contract a later major version dropped.
+    for (const contract of [runtime.CONTRACT - 1, runtime.CONTRACT + 1]) {
+      const failure = (() => {
+        try {
+          runtime.storedProvider("webhook", contract, "the sentence the text carries");
+        } catch (error) {
+          return error as Error;
+        }
+      })();
+      expect(failure?.message).toBe("the sentence the text carries");
+      expect(failure?.stack).toBe("");
+    }
+  });
+
+  it("keeps each resource's type token: a new one would replace every resource of the type", () => {
+    expect(Object.fromEntries(Object.values(registry).map((r) => [r.key, r.token]))).toEqual(SERVED);
   });
 });
 
@@ -55,7 +72,7 @@ describe("the runtime bundle, as the dynamic-provider host loads it", () => {
         .map((text) => ({ zod: text.includes("ZodError"), client: text.includes("ServiceClient = class") }));
       const runtime = require("@service/pulumi/runtime");
       const required = loaded();
-      runtime.webhook.check({}, {}).then(() => process.stdout.write(JSON.stringify({ required, checked: loaded() })));`;
+      runtime.storedProvider("webhook", runtime.CONTRACT, "").check({}, {}).then(() => process.stdout.write(JSON.stringify({ required, checked: loaded() })));`;
     return JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }));
   }
 
@@ -73,7 +90,7 @@ describe("the runtime bundle, as the dynamic-provider host loads it", () => {
     const script = `
       const { readFileSync } = require("node:fs");
       const runtime = require("@service/pulumi/runtime");
-      runtime.webhook.diff("diffed-id", ${JSON.stringify(olds)}, ${JSON.stringify(news)}).then((answer) => {
+      runtime.storedProvider("webhook", runtime.CONTRACT, "").diff("diffed-id", ${JSON.stringify(olds)}, ${JSON.stringify(news)}).then((answer) => {
         const client = Object.keys(require.cache)
           .filter((file) => file.includes("/dist/runtime/"))
           .some((file) => readFileSync(file, "utf8").includes("ServiceClient = class"));
@@ -137,7 +154,7 @@ describe("the runtime bundle, as the dynamic-provider host loads it", () => {
       const server = createServer((req, res) => res.end('{"status":"ok"}')).listen(0, "127.0.0.1", async () => {
         const runtime = require("@service/pulumi/runtime");
         const connection = { token: "bench-token-0123456789", baseUrl: "http://127.0.0.1:" + server.address().port };
-        await runtime.webhook.remove("8f0c6a2e-2b55-4d0c-9a43-0d6c9d1c2a10", { connection, endpoint: "https://hooks.example.com/e", channel: "a", filters: [] }).catch(() => {});
+        await runtime.storedProvider("webhook", runtime.CONTRACT, "").delete("8f0c6a2e-2b55-4d0c-9a43-0d6c9d1c2a10", { connection, endpoint: "https://hooks.example.com/e", channel: "a", filters: [] }).catch(() => {});
         const undiciFiles = Object.keys(require.cache).filter((file) => /[\\\\/]node_modules[\\\\/]undici[\\\\/]/.test(file));
         process.stdout.write(JSON.stringify({ requests: server.requestsSeen ?? null, undiciFiles }));
         server.close();
@@ -153,10 +170,10 @@ describe("the runtime bundle, as the dynamic-provider host loads it", () => {
 
 describe("the policy pack's type tokens, read from the registry", () => {
   it("reads the Webhook as a webhook and both domain steps as steps, dynamic or the plugin's, nothing else", () => {
-    expect(WEBHOOK_TYPES).toEqual([RELEASED.webhook, "service:index:Webhook"]);
+    expect(WEBHOOK_TYPES).toEqual([SERVED.webhook, "service:index:Webhook"]);
     expect([...DOMAIN_STEP_TYPES].sort()).toEqual([
-      RELEASED.domainRegistration,
-      RELEASED.domainVerification,
+      SERVED.domainRegistration,
+      SERVED.domainVerification,
       "service:index:DomainRegistration",
       "service:index:DomainVerification",
     ]);

@@ -1,47 +1,91 @@
 /**
- * The provider text stored in state, through the real dynamic-provider host: the one line this version
- * stores, and the serialized closure that earlier versions stored, which state still holds after an
- * upgrade until each resource is next updated. Regression: the closure was 3.6 KB, stored twice per
- * resource, and the engine rewrote it with the whole checkpoint on every step.
+ * The provider text stored in state, through the real dynamic-provider host. It names the runtime contract
+ * it asks for, and when the installed `@service/pulumi` cannot serve it (not loadable from the project, or
+ * a runtime of another contract), every call fails with one sentence that says what the stack needs.
+ * Regression: the serialized closure stored before was 3.6 KB, stored twice per resource and rewritten
+ * with the whole checkpoint on every step; without the package, every Delete failed with Node's raw
+ * "Cannot find module".
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { webhook } from "../../../provider/registry";
+import { CONTRACT, contractNeededMessage } from "../../../provider/resource-kit/contract";
 import { storedProviderText } from "../../../provider/resource-kit/stored-provider";
-import { DIFF_NONE, startDynamicHost } from "../../helpers/dynamic-host";
-import { HOOKS_TOKEN, webhookArgs } from "../../helpers/fixtures";
+import { callFailure, type DynamicHost, startDynamicHost } from "../../helpers/dynamic-host";
+import { webhookArgs } from "../../helpers/fixtures";
 import { webhookProviderText } from "../../helpers/mocks";
 import { webhookLifecycleOverGrpc } from "../../helpers/webhook-lifecycle";
 import { useRegisteredWorld } from "../../helpers/world";
 
-/** What version 0.1.0 stored as a Webhook's `__provider`: Pulumi's serialization of its provider class. */
-const RELEASED_TEXT = readFileSync(join(__dirname, "released-webhook-provider.txt"), "utf8");
 const URN = `urn:pulumi:dev::quickstart::${webhook.token}::orders`;
+const NEEDED = contractNeededMessage(CONTRACT);
+
+/** Each released contract, with the stored text of a Webhook as its version writes it: each must be served. */
+const RELEASED_CONTRACTS = { 1: storedProviderText(webhook.key) };
 
 const worldRef = useRegisteredWorld();
 
+/** The message of every call the engine makes with `text` as a Webhook's `__provider`; each must fail. */
+async function everyCallFails(host: DynamicHost, text: string): Promise<string[]> {
+  const props = { __provider: text, ...webhookArgs() };
+  const id = "8f0c6a2e-2b55-4d0c-9a43-0d6c9d1c2a10";
+  const calls = [
+    host.check(URN, {}, props),
+    host.diff(URN, id, props, props),
+    host.create(URN, props),
+    host.read(URN, id, props, props),
+    host.update(URN, id, props, props),
+    host.delete(URN, id, props),
+  ];
+  return Promise.all(calls.map(async (call) => (await callFailure(call)).message));
+}
+
 describe("the provider text stored in state", () => {
-  it("is one line of under 100 bytes that names the resource's key, as a program registers it", async () => {
+  it("is the one line a program registers, names contract 1 and its key, and stays under 400 bytes", async () => {
     const text = await webhookProviderText();
     expect(text).toBe(storedProviderText(webhook.key));
-    expect(text.length).toBeLessThan(100);
+    expect(text.split("\n")).toEqual([expect.stringContaining('.storedProvider("webhook",1,m)'), ""]);
+    expect(text.length).toBeLessThan(400);
   });
 
-  it("still runs as earlier versions stored it, and an upgrade's new text changes nothing", async () => {
+  it("of each released contract is served by the installed runtime, through the whole lifecycle", async () => {
+    expect(Object.keys(RELEASED_CONTRACTS)).toEqual([String(CONTRACT)]);
     const host = await startDynamicHost({ cwd: process.cwd(), env: { SERVICE_RATE_LIMIT: "0" } });
     try {
-      await webhookLifecycleOverGrpc(host, RELEASED_TEXT, worldRef.current);
+      for (const text of Object.values(RELEASED_CONTRACTS)) {
+        await webhookLifecycleOverGrpc(host, text, worldRef.current);
+      }
+    } finally {
+      await host.close();
+    }
+  });
 
-      // State written by the earlier version, and a program of this one: no change to propose.
-      const released = { __provider: RELEASED_TEXT, ...webhookArgs() };
-      const { inputs } = await host.check(URN, {}, released);
-      const created = await host.create(URN, inputs);
-      const upgraded = { ...inputs, __provider: storedProviderText(webhook.key) };
-      const checked = (await host.check(URN, inputs, upgraded)).inputs;
-      expect((await host.diff(URN, created.id, created.properties, checked)).changes).toBe(DIFF_NONE);
-      await host.delete(URN, created.id, created.properties);
-      expect(host.output()).not.toContain(HOOKS_TOKEN);
+  it("fails every call with the one sentence when the package cannot be loaded from the project", async () => {
+    // A folder with no node_modules above it: the package uninstalled, only a transitive dependency under
+    // pnpm, or a bundled program deployed without node_modules.
+    const project = mkdtempSync(join(tmpdir(), "service-pulumi-no-package-"));
+    const host = await startDynamicHost({ cwd: project });
+    try {
+      expect(await everyCallFails(host, storedProviderText(webhook.key))).toEqual(Array(6).fill(NEEDED));
+      expect(host.output()).not.toContain("Cannot find module");
+      expect(host.output()).not.toMatch(/^\s+at /m);
+    } finally {
+      await host.close();
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  it("fails every call with the sentence the text carries when the runtime is older than its contract", async () => {
+    // A downgrade, simulated: the installed runtime serves contract 1, and the text asks for contract 2 as
+    // a later version would write it, with the range that version needs.
+    const needed = NEEDED.replace(">=0.1.0", ">=0.2.0");
+    const later = storedProviderText(webhook.key).replace(NEEDED, needed).replace(",1,m)", ",2,m)");
+    const host = await startDynamicHost({ cwd: process.cwd() });
+    try {
+      expect(await everyCallFails(host, later)).toEqual(Array(6).fill(needed));
+      expect(host.output()).not.toMatch(/^\s+at /m);
     } finally {
       await host.close();
     }

@@ -37,7 +37,8 @@ async function killedWhileCreating(): Promise<void> {
     const runtime = require(${JSON.stringify(join(root, "dist/runtime/index.js"))});
     const config = { "service:token": ${JSON.stringify(HOOKS_TOKEN)}, "service:baseUrl": process.env.BASE_URL };
     runtime.configure({ get: (key) => config[key] });
-    runtime.webhook.check({}, JSON.parse(process.env.PROPS)).then(({ inputs }) => runtime.webhook.create(inputs));
+    const webhook = runtime.storedProvider("webhook", runtime.CONTRACT, "");
+    webhook.check({}, JSON.parse(process.env.PROPS)).then(({ inputs }) => webhook.create(inputs));
   `;
   const child = spawn(process.execPath, ["-e", script], {
     env: { ...process.env, BASE_URL: world.sandbox.url, PROPS: JSON.stringify(props()), PULUMI_HOME: home },
