@@ -59,7 +59,8 @@ export interface AuditedWebhook {
   readonly endpoint: string | undefined;
   /** True when a state that holds the webhook keeps its endpoint secret: the report never shows it. */
   readonly secretEndpoint: boolean;
-  readonly channel: string;
+  /** Null when a state that holds the webhook keeps its channel secret. */
+  readonly channel: string | null;
   /** What it delivers, in plain words. */
   readonly delivers: string;
   readonly stacks: readonly Holder[];
@@ -247,20 +248,22 @@ export function auditOrganization(
     return n === 0 ? "orphaned" : n === 1 ? "managed" : "conflict";
   };
   // What a stack made secret stays so, though the listing shows it.
-  const secret = new Set(
-    allStates.flatMap((s) => s.objects.filter((o) => o.hidden.includes("endpoint")).map((o) => o.uuid)),
-  );
+  const secret = new Map<string, string[]>();
+  for (const object of allStates.flatMap((state) => state.objects)) {
+    secret.set(object.uuid, [...(secret.get(object.uuid) ?? []), ...object.hidden]);
+  }
   const webhooks: AuditedWebhook[] = input.webhooks.items.map((hook) => {
     const found = status(hook.webhook_uuid);
     const held = holders.get(hook.webhook_uuid) ?? [];
-    const secretEndpoint = secret.has(hook.webhook_uuid);
+    const hidden = secret.get(hook.webhook_uuid) ?? [];
+    const secretEndpoint = hidden.includes("endpoint");
     return {
       uuid: hook.webhook_uuid,
       status: found,
       endpoint: secretEndpoint ? undefined : hook.endpoint.value,
       secretEndpoint,
-      channel: hook.channel,
-      delivers: deliveryOf(viewOf(hook)),
+      channel: hidden.includes("channel") ? null : hook.channel,
+      delivers: deliveryOf({ ...viewOf(hook), hidden }),
       stacks: held,
       adopt: found === "orphaned" ? webhookAdoption(hook) : null,
       next:
@@ -273,11 +276,10 @@ export function auditOrganization(
   });
   const listedHooks = new Set(input.webhooks.items.map((w) => w.webhook_uuid));
   for (const [holder, object] of unlisted(input.stacks, "webhook", input.organization, listedHooks)) {
-    const secretEndpoint = object.hidden.includes("endpoint");
     const view = {
       uuid: object.uuid,
       endpoint: object.endpoint,
-      secretEndpoint,
+      hidden: object.hidden,
       channel: object.channel ?? "default",
       filters: object.filters ?? [],
     };
@@ -285,8 +287,8 @@ export function auditOrganization(
       uuid: object.uuid,
       status: "drifted",
       endpoint: object.endpoint,
-      secretEndpoint,
-      channel: view.channel,
+      secretEndpoint: object.hidden.includes("endpoint"),
+      channel: object.hidden.includes("channel") ? null : view.channel,
       delivers: deliveryOf(view),
       stacks: [holder],
       adopt: null,
@@ -337,7 +339,7 @@ export function auditOrganization(
     stacks: input.stacks.map((s) => s.label),
     quota: { used: input.webhooks.items.length, limit: MAX_ACTIVE_WEBHOOKS },
     requests: { webhooks: input.webhooks.requests, domains: input.domains.requests },
-    webhooks: webhooks.sort(byStatus((w) => w.channel)),
+    webhooks: webhooks.sort(byStatus((w) => w.channel ?? "")),
     domains: domains.sort(byStatus((d) => d.domainName ?? "")),
   };
 }

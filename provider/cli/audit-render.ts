@@ -15,7 +15,7 @@ export interface AuditDocument {
   readonly deactivated: { readonly webhooks: readonly string[]; readonly domains: readonly string[] };
   /** How many objects have each status. */
   readonly summary: Readonly<Record<Status, number>>;
-  /** 0 clean, 1 something left orphaned, conflicting or drifted. */
+  /** 0 clean, 1 something left orphaned, conflicting or drifted, 2 --deactivate-orphans refused (stderr says why). */
   readonly exitCode: number;
 }
 

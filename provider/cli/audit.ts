@@ -25,7 +25,7 @@ import { readInputText } from "./json-input";
 import { type Listing, listDomains, listWebhooks, organizationListed } from "./listing";
 import { exportStack, projectIn, stackConfig } from "./pulumi-cli";
 import { readState, type StackState } from "./state-export";
-import { printable } from "./untrusted";
+import { printable, shellCommand } from "./untrusted";
 
 const auditCommand = {
   name: "audit",
@@ -80,7 +80,7 @@ Output and actions:
   -h, --help              This help.
 
 Exit codes: 0 clean; 1 something is orphaned, conflicting or drifted; 2 a usage, input, credential or API
-error (one line on stderr).
+error, or --deactivate-orphans refused after the report (one line on stderr).
 `,
 } as const;
 
@@ -133,14 +133,15 @@ async function loadStacks(
       `service-pulumi audit: --stacks reads the project in ${cwd}, which holds no Pulumi.yaml: run in the project folder, or give --cwd <folder>.`,
     );
   }
-  for (const stack of names) {
+  // Every named stack's config first, registering its secrets, before any state is exported.
+  const configs = names.map((stack) => stackConfig(cwd, stack, `${folderProject}/${stack}`));
+  for (const [i, stack] of names.entries()) {
     const label = `${folderProject}/${stack}`;
-    const config = stackConfig(cwd, stack, label);
     const state = readState(`stack ${stack}`, exportStack(cwd, stack, label), {
       project: folderProject!,
       stack,
     });
-    stacks.push({ state, client: clientForStack(label, flags, config) });
+    stacks.push({ state, client: clientForStack(label, flags, configs[i]!) });
   }
   // Two states of one stack would each hold its objects: audit would call them conflicts, and advise
   // deleting them from "the other" stack, which is the same one.
@@ -176,7 +177,7 @@ function checkOrganization(state: StackState, listed: string | undefined, io: Co
   if (listed === undefined && state.objects.length > 0) {
     const owner = owners[0] ?? "another organization";
     throw new CliFailure(
-      `${state.source}: the token reaches an organization with no active webhook and no registered domain, but ${state.label}'s state holds ${state.objects.length} of ${owner}'s: ${refer(owner)}, or, if they were all deactivated out of band, run \`pulumi refresh --stack ${state.stack}\` in project ${state.project}'s folder.`,
+      `${state.source}: the token reaches an organization with no active webhook and no registered domain, but ${state.label}'s state holds ${state.objects.length} of ${owner}'s: ${refer(owner)}, or, if they were all deactivated out of band, ${refreshAdvice(state)}.`,
     );
   }
   if (listed !== undefined && owners.length > 0 && !owners.includes(listed)) {
@@ -243,8 +244,22 @@ interface Orphan {
   readonly object: AuditedWebhook | AuditedDomain;
 }
 
+/** A refusal of --deactivate-orphans: the report is still printed, then this line, and the exit code is 2. */
+class DeactivationRefused extends CliFailure {}
+
 const refused = (cause: string) =>
-  new CliFailure(`service-pulumi audit --deactivate-orphans: ${cause}; nothing was deactivated.`);
+  new DeactivationRefused(`service-pulumi audit --deactivate-orphans: ${cause}; nothing was deactivated.`);
+
+/**
+ * "run `pulumi refresh --stack dev` in project infra's folder", with the stack's name quoted as one shell
+ * word (a state's URNs chose it); in words when it cannot be shown safely.
+ */
+function refreshAdvice(state: StackState): string {
+  const command = shellCommand(["pulumi", "refresh", "--stack", state.stack]);
+  return command
+    ? `run \`${command}\` in project ${printable(state.project)}'s folder`
+    : "run `pulumi refresh` on that stack (its name holds characters that cannot be shown safely)";
+}
 
 /**
  * Why the states and listings do not show the whole picture, so that an object that looks orphaned may
@@ -256,11 +271,14 @@ function unwhole(reached: readonly Reached[], states: readonly StackState[]): st
   for (const state of states) {
     const [unread] = state.unread;
     if (unread) {
-      return `${state.source}: ${unread.urn} of ${state.label} could not be read (${unread.cause}), so what it stands for is unknown: run \`pulumi refresh --stack ${state.stack}\` in project ${state.project}'s folder, then audit again`;
+      return `${state.source}: ${unread.urn} of ${state.label} could not be read (${unread.cause}), so what it stands for is unknown: ${refreshAdvice(state)}, then audit again`;
     }
     const ownerless = state.objects.find((o) => o.organization === undefined);
     if (ownerless) {
-      return `${state.source}: ${ownerless.kind} ${ownerless.uuid} (${ownerless.urn}) of ${state.label} records no owner, so which organization's it is is unknown: run \`pulumi refresh --stack ${state.stack}\` in project ${state.project}'s folder to record it, then audit again`;
+      const which = `${state.source}: ${ownerless.kind} ${ownerless.uuid} (${ownerless.urn}) of ${state.label}`;
+      return ownerless.hidden.includes("owner") || ownerless.hidden.includes("organization")
+        ? `${which} keeps its owner secret, so which organization's it is is unknown: deactivate orphans without --deactivate-orphans, by hand, once you have checked each`
+        : `${which} records no owner, so which organization's it is is unknown: ${refreshAdvice(state)} to record it, then audit again`;
     }
   }
   for (const { organization, stacks, webhooks, domains } of reached) {
@@ -276,7 +294,7 @@ function unwhole(reached: readonly Reached[], states: readonly StackState[]): st
     const seen = new Set<string>();
     for (const [uuid, owner] of owners) {
       if (seen.has(uuid) || owner !== organization) {
-        return `the listing of organization ${organization} ${seen.has(uuid) ? `shows ${uuid} twice` : `shows ${uuid} as ${owner === undefined ? "owned by no organization" : `organization ${owner}'s`}`}, so it cannot be matched one to one with the states: audit again, and report it if it persists`;
+        return `the listing of organization ${organization} ${seen.has(uuid) ? `shows ${uuid} twice` : `shows ${uuid} as ${owner === undefined ? "owned by no organization" : `organization ${owner}'s`}`}, so it cannot be matched one to one with the states: audit again, and report it to the service if it persists`;
       }
       seen.add(uuid);
     }
@@ -305,7 +323,7 @@ function chosenOrphans(
 function described({ organization, kind, object }: Orphan): string {
   const what =
     kind === "webhook"
-      ? `${printable((object as AuditedWebhook).endpoint ?? "no endpoint")}, channel ${printable((object as AuditedWebhook).channel)}`
+      ? `${printable((object as AuditedWebhook).endpoint ?? "no endpoint")}, channel ${printable((object as AuditedWebhook).channel ?? "kept secret")}`
       : printable((object as AuditedDomain).domainName ?? "no name");
   return `${kind} ${printable(object.uuid)} of organization ${printable(organization)}: ${what}`;
 }
@@ -350,7 +368,9 @@ async function deactivateOrphans(
     );
   }
   for (const orphan of orphans) io.stderr(`To deactivate: ${described(orphan)}.\n`);
-  const question = `Deactivate these ${orphans.length} orphaned webhook(s) and domain(s)? There is no way back.`;
+  const hooks = orphans.filter((o) => o.kind === "webhook").length;
+  const domains = orphans.length - hooks;
+  const question = `Deactivate the ${hooks} webhook${hooks === 1 ? "" : "s"} and ${domains} domain${domains === 1 ? "" : "s"} named above? There is no way back.`;
   if (!choice.confirmed && !(await io.confirm(question))) {
     io.stderr("Nothing was deactivated: answer yes at the prompt, or give --yes.\n");
     return done;
@@ -396,7 +416,7 @@ export async function runAudit(argv: readonly string[], io: CommandIo): Promise<
   }
   const maxText = values["max-deactivations"];
   const max = maxText === undefined ? undefined : Number(maxText);
-  if (max !== undefined && !(Number.isInteger(max) && max >= 0)) {
+  if (maxText !== undefined && !/^\d+$/.test(maxText)) {
     throw new CliFailure(
       `service-pulumi audit: --max-deactivations ${maxText} is not a count: give a whole number, 0 or more.`,
     );
@@ -407,18 +427,26 @@ export async function runAudit(argv: readonly string[], io: CommandIo): Promise<
   const reached = await reachOrganizations(stacks, io);
   const states = stacks.map((s) => s.state);
   const audits = reached.map((r) => auditOrganization(r, states));
-  const deactivated = values["deactivate-orphans"]
-    ? await deactivateOrphans(audits, reached, states, io, {
+  let deactivated: AuditDocument["deactivated"] = { webhooks: [], domains: [] };
+  // A refusal still prints the report: it is what the refusal asks the reader to look at.
+  let refusal: DeactivationRefused | undefined;
+  if (values["deactivate-orphans"]) {
+    try {
+      deactivated = await deactivateOrphans(audits, reached, states, io, {
         confirmed: values.yes === true,
         named: values.orphan ?? [],
         max,
-      })
-    : { webhooks: [], domains: [] };
+      });
+    } catch (error) {
+      if (!(error instanceof DeactivationRefused)) throw error;
+      refusal = error;
+    }
+  }
   const gone = new Set([...deactivated.webhooks, ...deactivated.domains]);
   const left = audits
     .flatMap((a) => [...a.webhooks, ...a.domains])
     .filter((o) => FINDINGS.includes(o.status) && !gone.has(o.uuid));
-  const exitCode = left.length > 0 ? EXIT.findings : EXIT.clean;
+  const exitCode = refusal ? EXIT.failure : left.length > 0 ? EXIT.findings : EXIT.clean;
   const document: AuditDocument = {
     version: 1,
     organizations: audits,
@@ -427,5 +455,6 @@ export async function runAudit(argv: readonly string[], io: CommandIo): Promise<
     exitCode,
   };
   io.stdout(values.json ? `${JSON.stringify(document, null, 2)}\n` : auditMarkdown(document));
+  if (refusal) throw refusal;
   return exitCode;
 }

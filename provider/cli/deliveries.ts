@@ -12,8 +12,11 @@ export interface WebhookView {
   readonly uuid: string | undefined;
   /** Where deliveries go; undefined while it is known only after the update, or when it is secret. */
   readonly endpoint: string | undefined;
-  /** True when a state keeps the endpoint secret: it is there, but never read, so never shown. */
-  readonly secretEndpoint?: boolean;
+  /**
+   * The members a state keeps secret (`endpoint`, `channel`, `filters`): they are there, but never read, so
+   * never shown, and never taken for their defaults.
+   */
+  readonly hidden?: readonly string[];
   readonly channel: string;
   readonly filters: readonly FilterView[];
 }
@@ -43,29 +46,33 @@ function recordsOf(filters: readonly FilterView[]): string {
   return `${kinds} records${narrowing.length ? ` of ${narrowing.join(" and ")}` : ""}`;
 }
 
-/** "`authentication` records on channel `orders`". */
+const isHidden = (view: WebhookView, member: string) => view.hidden?.includes(member) === true;
+
+/** "`authentication` records on channel `orders`"; "the records its secret filters select on a secret channel". */
 export const deliveryOf = (view: WebhookView) =>
-  `${recordsOf(view.filters)} on channel ${codeSpan(view.channel)}`;
+  `${isHidden(view, "filters") ? "the records its secret filters select" : recordsOf(view.filters)} on ${isHidden(view, "channel") ? "a secret channel" : `channel ${codeSpan(view.channel)}`}`;
 
 /** The endpoint, undefined while it is known only after the update. */
 const knownEndpoint = (view: WebhookView) => (view.endpoint === UNKNOWN_VALUE ? undefined : view.endpoint);
 
 /** The endpoint as a report's sentence names it: a code span, or words when it is secret or not known yet. */
 export const endpointOf = (view: WebhookView) => {
-  if (view.secretEndpoint) return "a secret endpoint";
+  if (isHidden(view, "endpoint")) return "a secret endpoint";
   const endpoint = knownEndpoint(view);
   return endpoint === undefined ? "an endpoint known only after the update" : codeSpan(endpoint);
 };
 
+/** The members that say where and what a webhook delivers. */
+const DELIVERY_MEMBERS = ["endpoint", "channel", "filters"];
+
 /**
- * Whether two webhooks deliver the same records on the same channel to the same endpoint; a secret
- * endpoint cannot be compared, so it is never the same.
+ * Whether two webhooks deliver the same records on the same channel to the same endpoint; a secret member
+ * cannot be compared, so it is never the same.
  */
 export function sameDelivery(a: WebhookView, b: WebhookView): boolean {
   // Compared whole: two values that differ past the length a report shows are still different.
   return (
-    !a.secretEndpoint &&
-    !b.secretEndpoint &&
+    !DELIVERY_MEMBERS.some((member) => isHidden(a, member) || isHidden(b, member)) &&
     knownEndpoint(a) === knownEndpoint(b) &&
     a.channel === b.channel &&
     JSON.stringify(a.filters) === JSON.stringify(b.filters)

@@ -4,7 +4,7 @@
  * to review, a preview given to audit) is named as such. An input is bounded in bytes and in items, so that
  * no file makes a command run out of memory or time.
  */
-import { readFileSync, statSync } from "node:fs";
+import { createReadStream, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { z } from "zod";
 import { CliFailure } from "./failure";
@@ -52,19 +52,22 @@ const tooLarge = (what: string, limit: number, next: string) =>
   new CliFailure(`${what}, more than a command reads (${mib(limit)}): ${next}.`);
 
 /**
- * All of `stream` as text, refused as soon as it passes `maxBytes`, so that an endless or huge stdin is
- * never held in memory whole.
+ * All of `stream` as text, refused as soon as it passes `maxBytes`, so that an endless or huge stdin or
+ * pipe is never held in memory whole; `source` names it in the failure.
  */
 export async function readStream(
   stream: AsyncIterable<Buffer | string>,
   maxBytes: number = MAX_INPUT_BYTES,
+  source = "stdin",
 ): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
     const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
     size += bytes.length;
-    if (size > maxBytes) throw tooLarge("stdin: the input goes on", maxBytes, "give one stack's file");
+    if (size > maxBytes) {
+      throw tooLarge(`${source}: the input goes on`, maxBytes, "give the preview or state of one stack");
+    }
     chunks.push(bytes);
   }
   return Buffer.concat(chunks).toString("utf8");
@@ -75,8 +78,10 @@ export async function readInputText(file: string, io: CommandIo, next: string): 
   if (file === "-") return io.stdin();
   const path = resolve(io.cwd, file);
   try {
-    const { size } = statSync(path);
-    if (size > MAX_INPUT_BYTES) throw tooLarge(`${file}: ${mib(size)}`, MAX_INPUT_BYTES, next);
+    const stat = statSync(path);
+    // A pipe or a device (`<(pulumi preview --json)`, /dev/stdin) has no size to check: read it bounded.
+    if (!stat.isFile()) return await readStream(createReadStream(path), MAX_INPUT_BYTES, file);
+    if (stat.size > MAX_INPUT_BYTES) throw tooLarge(`${file}: ${mib(stat.size)}`, MAX_INPUT_BYTES, next);
     return readFileSync(path, "utf8");
   } catch (error) {
     if (error instanceof CliFailure) throw error;

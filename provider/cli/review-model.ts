@@ -81,7 +81,7 @@ export interface Review {
 const view = (props: WebhookProps | undefined): WebhookView => ({
   uuid: props?.webhookUuid,
   endpoint: props?.endpoint,
-  secretEndpoint: props?.hidden.includes("endpoint"),
+  hidden: props?.hidden,
   channel: props?.channel ?? "default",
   filters: filterViews(props?.filters),
 });

@@ -5,6 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { credentialsOf } from "../client/config";
+import { redact } from "../context/process";
 import { credentialKey } from "../lifecycle/clients";
 import { parseCommand } from "./args";
 import {
@@ -25,7 +26,7 @@ import { readPreview, type StackPreview } from "./preview-json";
 import { projectIn, stackConfig } from "./pulumi-cli";
 import { type LiveListing, organizationsOf, reviewOf } from "./review-model";
 import { reviewComment, reviewMarkdown } from "./review-render";
-import { printable } from "./untrusted";
+import { printable, shellCommand } from "./untrusted";
 
 /** review's options and help. */
 const reviewCommand = {
@@ -113,7 +114,9 @@ function clientForPreview(
 ) {
   const tokenInConfig = preview.config[TOKEN_KEY] !== undefined;
   if (config === undefined && flags.token === undefined && tokenInConfig) {
-    const name = `--stacks ${preview.stack} in project ${preview.project}'s folder (--cwd)`;
+    // The stack's name comes from the preview's URNs: quoted as one shell word, or not repeated at all.
+    const flag = shellCommand(["--stacks", preview.stack]) ?? "--stacks <its name>";
+    const name = `${flag} in project ${printable(preview.project)}'s folder (--cwd)`;
     if (credentialsOf({}).token === undefined) {
       throw new CliFailure(
         `${preview.label}: its token is in its stack config, which review reads only for a stack you name: give ${name}, --token, or SERVICE_API_TOKEN.`,
@@ -186,7 +189,8 @@ async function liveListings(
 /** Writes the whole report to `file`, from the command's folder. */
 function writeReport(file: string, text: string, io: CommandIo): void {
   try {
-    writeFileSync(resolve(io.cwd, file), text);
+    // Redacted as stdout is: the whole report holds values the input chose.
+    writeFileSync(resolve(io.cwd, file), redact(text));
   } catch (error) {
     throw new CliFailure(
       `${file}: the report cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): give --output a file in a folder you can write.`,

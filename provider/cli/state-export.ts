@@ -110,7 +110,7 @@ export function readState(
     if (objectKind(resource.type)) {
       unread.push({
         urn: resource.urn,
-        cause: `an interrupted update left an operation on it pending, so whether it exists is unknown: run \`pulumi refresh --stack ${first.stack}\` and resolve it`,
+        cause: "an interrupted update left an operation on it pending",
       });
     }
   }
@@ -135,7 +135,12 @@ function stateObject(resource: ResourceState): StateObject | UnreadObject | unde
   }
   const uuid = kind === "webhook" ? (read as WebhookProps).webhookUuid : (read as DomainProps).domainUuid;
   if (uuid === undefined) {
-    return { urn: resource.urn, cause: "its uuid is secret and its id is a create's placeholder" };
+    return {
+      urn: resource.urn,
+      cause: (read.hidden as readonly string[]).includes(kind === "webhook" ? "webhookUuid" : "domainUuid")
+        ? "its uuid is secret and its id is a create's placeholder"
+        : "its create's outcome is unknown: it has a placeholder id and no uuid",
+    };
   }
   const held = {
     uuid,

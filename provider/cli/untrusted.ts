@@ -63,7 +63,8 @@ const PLAIN_SPAN = /^(?! )[ -_a-~]+(?<! )$/;
  * it nothing renders: no heading, emphasis, link, image, mention, entity or HTML.
  */
 export function codeSpan(text: string, max: number = MAX_SHOWN): string {
-  // Most values (names, uuids, URLs) need neither escapes nor padding: one test, for 100,000-step reviews.
+  // A plain value short enough to show whole (most names, uuids and URLs) needs no escape, padding or cut;
+  // uncut, a secret in it stays whole for the redaction of everything the command writes.
   if (text.length <= max && PLAIN_SPAN.test(text)) return `\`${text}\``;
   const shown = printable(text, max);
   if (shown === "") return '`""`';

@@ -145,7 +145,7 @@ describe("service-pulumi audit", () => {
       `To deactivate: ${named}.\nNothing was deactivated: answer yes at the prompt, or give --yes.\n`,
     );
     expect(declined.asked).toEqual([
-      "Deactivate these 1 orphaned webhook(s) and domain(s)? There is no way back.",
+      "Deactivate the 1 webhook and 0 domains named above? There is no way back.",
     ]);
     expect((await stage.active()).sort()).toEqual([orders, shared, byHand].sort());
 

@@ -4,7 +4,8 @@
  * managed is deactivated when the picture is not whole, and what is printed carries no control character
  * and no secret. Each test counts what reached a capture server and what the sandbox deactivated.
  */
-import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -275,7 +276,7 @@ describe("audit --deactivate-orphans on a picture that is not whole", () => {
       [
         "owner-secret",
         stateOf([stackResource("dev"), hookResource("dev", "managed", managed, { owner: envelope("CCCC") })]),
-        /owner-secret\.json: webhook .* records no owner/,
+        /owner-secret\.json: webhook .* keeps its owner secret, so which organization's it is is unknown: deactivate orphans without --deactivate-orphans, by hand, once you have checked each; nothing was deactivated\.\n$/,
       ],
       [
         "no-id",
@@ -300,6 +301,8 @@ describe("audit --deactivate-orphans on a picture that is not whole", () => {
       expect(run.code, name).toBe(2);
       expect(run.stderr, name).toMatch(message);
       expect(run.stderr.trimEnd().split("\n"), name).toHaveLength(1);
+      // The report the refusal asks the reader to look at is printed all the same.
+      expect(run.stdout, name).toMatch(/^# Audit\n[\s\S]*Exit code 2\.\n$/);
       expect(await stage.active(), name).toHaveLength(2);
     }
     // An empty export of a named stack: the state of a stack with nothing in it.
@@ -588,6 +591,49 @@ describe("found by an attacker's probe (regressions)", () => {
     expect(run.stderr).not.toContain(plain);
   });
 
+  it("says a secret channel or secret filters are secret, never their defaults, and never calls them unchanged", async () => {
+    const secretly = (name: string, filters: unknown) => ({
+      ...hookResource("dev", name, `u-${name}`, { channel: "[secret]", filters }),
+      inputs: { endpoint: HOOK, channel: "[secret]", filters },
+    });
+    const before = secretly("hush", "[secret]");
+    const after = { ...secretly("hush", "[secret]"), id: undefined };
+    const file = writeJson("secret-channel.json", {
+      steps: [
+        { op: "same", urn: stackResource("dev").urn },
+        {
+          op: "replace",
+          urn: before.urn,
+          oldState: { ...before, delete: true },
+          newState: after,
+          replaceReasons: ["filters"],
+        },
+      ],
+    });
+    const run = await runCli(["review", file], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      "stops receiving the records its secret filters select on a secret channel.",
+    );
+    expect(run.stdout).not.toContain("keeps receiving");
+    expect(run.stdout).not.toContain("`default`");
+  });
+
+  it("reads a preview from a pipe, which has no size to check, within the same limit", async () => {
+    const fifo = join(dir, "preview.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const text = JSON.stringify({ steps: [{ op: "same", urn: stackResource("dev").urn }] });
+    const writer = new Promise<void>((resolve, reject) => {
+      const stream = createWriteStream(fifo);
+      stream.on("error", reject);
+      stream.end(text, resolve);
+    });
+    const run = await runCli(["review", fifo], { cwd: dir });
+    await writer;
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toContain("### `infra/dev`");
+  });
+
   it("reads input whose keys are the names of JavaScript's own properties as plain data", async () => {
     const hook = hookResource("dev", "odd", "u-odd", {
       filters: [
@@ -657,7 +703,7 @@ describe("bounded input", () => {
       })(),
     );
     await expect(readStream(endless, 10 * 1024)).rejects.toThrow(
-      "stdin: the input goes on, more than a command reads (1 MiB): give one stack's file.",
+      "stdin: the input goes on, more than a command reads (1 MiB): give the preview or state of one stack.",
     );
     expect(pulled).toBeLessThan(20);
   });
