@@ -13,7 +13,7 @@ import { withoutTrace } from "./errors/reported";
 import type { ResourceProps } from "./lifecycle/methods";
 import { type ConfigSource, configureFromStack } from "./lifecycle/stack-config";
 import * as registry from "./registry";
-import { CONTRACT } from "./resource-kit/contract";
+import { CONTRACT, contractNeededMessage } from "./resource-kit/contract";
 import type { DeclaredResource } from "./resource-kit/declaration";
 
 // Before anything else: on an old Node the failure below is the only one the user should see. The
@@ -73,13 +73,16 @@ export interface StoredProviderMethods {
  */
 export function storedProvider(key: string, contract: number, message: string): StoredProviderMethods {
   if (contract !== CONTRACT) {
-    throw withoutTrace(new Error(message));
+    // This version's own range for a contract it knows (a later one may have closed it); else the text's.
+    throw withoutTrace(new Error(contractNeededMessage(contract) ?? message));
   }
   const resource = SERVED.get(key);
   if (!resource) {
-    throw new Error(
-      `The stack's state names a resource type "${key}" that this version of @service/pulumi does not serve: ` +
-        "install the version that wrote the state (or a later one), then run the command again.",
+    throw withoutTrace(
+      new Error(
+        `The stack's state names a resource type ${JSON.stringify(key)} that this version of @service/pulumi does not serve: ` +
+          "install the version that wrote the state (or a later one), then run the command again.",
+      ),
     );
   }
   return {

@@ -15,15 +15,18 @@ export const CONTRACT = 1;
  * The versions of `@service/pulumi` that serve each contract, by number, as a semver range. When a version
  * stops serving a contract, its upper bound goes here, so that the message names it.
  */
-const CONTRACT_VERSIONS: Readonly<Record<number, string>> = { 1: ">=0.1.0" };
+const CONTRACT_VERSIONS: ReadonlyMap<number, string> = new Map([[1, ">=0.1.0"]]);
 
 /**
  * The one sentence a stack gets on every operation when the installed `@service/pulumi` cannot serve the
- * contract its state asks for: missing, not loadable from the project, too old or too new.
+ * contract its state asks for: missing, not loadable from the project, too old or too new. Undefined for a
+ * contract this version does not know (one newer than it): then only the text in state can say it.
  */
-export function contractNeededMessage(contract: number): string {
+export function contractNeededMessage(contract: number): string | undefined {
+  const versions = CONTRACT_VERSIONS.get(contract);
   return (
-    `The stack's resources need @service/pulumi ${CONTRACT_VERSIONS[contract]} installed in the program's project: ` +
-    "keep it installed until they are deleted, and remove it in a later update than the one that deletes them."
+    versions &&
+    `The stack's resources need @service/pulumi ${versions} installed in the program's project: ` +
+      "keep it installed until they are deleted, and remove it in a later update than the one that deletes them."
   );
 }

@@ -19,7 +19,7 @@ import { withSecretOutputs } from "./options";
  * hands it because a runtime older than the text cannot know the range.
  */
 export function storedProviderText(key: string): string {
-  const message = JSON.stringify(contractNeededMessage(CONTRACT));
+  const message = JSON.stringify(contractNeededMessage(CONTRACT)!);
   return (
     `exports.handler=()=>{const m=${message},p="@service/pulumi/runtime";` +
     `try{require.resolve(p)}catch{throw Object.assign(Error(m),{stack:""})}` +

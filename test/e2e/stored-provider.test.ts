@@ -14,7 +14,7 @@ import { describeUnderEngine, diagnosticsOf, PROGRAM_DIR } from "../helpers/engi
 import { devStack, type Stage, startStage } from "../helpers/stage";
 
 const root = join(__dirname, "../..");
-const NEEDED = contractNeededMessage(CONTRACT);
+const NEEDED = contractNeededMessage(CONTRACT)!;
 
 /** Runs npm in the consumer project, quietly and offline where it can. */
 function npm(consumer: Consumer, args: readonly string[]): void {

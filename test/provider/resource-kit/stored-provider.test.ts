@@ -20,10 +20,17 @@ import { webhookLifecycleOverGrpc } from "../../helpers/webhook-lifecycle";
 import { useRegisteredWorld } from "../../helpers/world";
 
 const URN = `urn:pulumi:dev::quickstart::${webhook.token}::orders`;
-const NEEDED = contractNeededMessage(CONTRACT);
+/** The sentence of contract 1, as its stored text carries it. */
+const NEEDED =
+  "The stack's resources need @service/pulumi >=0.1.0 installed in the program's project: keep it installed until they are deleted, and remove it in a later update than the one that deletes them.";
 
-/** Each released contract, with the stored text of a Webhook as its version writes it: each must be served. */
-const RELEASED_CONTRACTS = { 1: storedProviderText(webhook.key) };
+/**
+ * Each released contract, with the stored text of a Webhook as its version writes it, to the letter: each
+ * must be served for as long as docs/releasing.md says a version reads it.
+ */
+const RELEASED_CONTRACTS: Readonly<Record<number, string>> = {
+  1: 'exports.handler=()=>{const m="The stack\'s resources need @service/pulumi >=0.1.0 installed in the program\'s project: keep it installed until they are deleted, and remove it in a later update than the one that deletes them.",p="@service/pulumi/runtime";try{require.resolve(p)}catch{throw Object.assign(Error(m),{stack:""})}return require(p).storedProvider("webhook",1,m)}\n',
+};
 
 const worldRef = useRegisteredWorld();
 
@@ -46,7 +53,9 @@ describe("the provider text stored in state", () => {
   it("is the one line a program registers, names contract 1 and its key, and stays under 400 bytes", async () => {
     const text = await webhookProviderText();
     expect(text).toBe(storedProviderText(webhook.key));
-    expect(text.split("\n")).toEqual([expect.stringContaining('.storedProvider("webhook",1,m)'), ""]);
+    // What this version writes is the released contract's text to the letter, and its sentence the table's.
+    expect(text).toBe(RELEASED_CONTRACTS[CONTRACT]);
+    expect(contractNeededMessage(CONTRACT)).toBe(NEEDED);
     expect(text.length).toBeLessThan(400);
   });
 
