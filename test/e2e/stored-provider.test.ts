@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { CONTRACT, contractNeededMessage } from "../../provider/resource-kit/contract";
 import { type Consumer, createConsumer } from "../helpers/consumer";
 import { describeUnderEngine, diagnosticsOf, PROGRAM_DIR } from "../helpers/engine";
-import { devStack, type Stage, startStage } from "../helpers/stage";
+import { devStack, expectNoSecretIn, type Stage, startStage } from "../helpers/stage";
 
 const root = join(__dirname, "../..");
 const NEEDED = contractNeededMessage(CONTRACT)!;
@@ -70,6 +70,8 @@ describeUnderEngine("a stack whose package is uninstalled before its resources a
     const echoed = diagnostics.get("pulumi:pulumi:Stack (service-e2e-dev)") ?? [];
     expect(echoed.filter((message) => message.includes(NEEDED))).toHaveLength(2);
     expect(await stage.active()).toHaveLength(2);
+    // The token and the webhooks' secrets, given in the program's config, are in nothing printed or stored.
+    expectNoSecretIn([JSON.stringify(await project.exported())], stage);
 
     npm(consumer, ["install", tarball]);
     await project.run(["destroy", "--yes"]);
