@@ -21,7 +21,7 @@ import { runCli } from "../../helpers/cli-io";
 import { fakePulumi } from "../../helpers/fake-pulumi";
 import { HOOKS_TOKEN, HOST } from "../../helpers/fixtures";
 import { scripted } from "../../helpers/scripted-server";
-import { type Stage, startStage } from "../../helpers/stage";
+import { type Stage, useStage } from "../../helpers/stage";
 
 const dir = mkdtempSync(join(tmpdir(), "cli-hostile-"));
 const HOOK = `https://${HOST}/service/events`;
@@ -32,18 +32,15 @@ const envelope = (ciphertext: string) => ({
   ciphertext,
 });
 
+// The stage of every test, with HOST registered; its faults and webhooks are cleared after each test.
+const stages = useStage();
 let stage: Stage;
-beforeAll(async () => {
-  stage = await startStage();
-  await stage.registerHost();
+beforeAll(() => {
+  stage = stages.current;
 });
-afterAll(async () => {
-  await stage?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-afterEach(async () => {
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
   vi.unstubAllEnvs();
-  for (const uuid of await stage.active()) await stage.api("POST", `/v2/webhooks/${uuid}/deactivate`);
 });
 
 const createHook = (channel: string) => stage.webhookMadeByHand(channel);
