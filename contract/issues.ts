@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 
 /**
  * Zod's default wording ("Invalid option: expected one of …", "Invalid input: expected object, received
@@ -38,8 +38,20 @@ function bound(issue: z.core.$ZodRawIssue<z.core.$ZodIssueTooSmall | z.core.$Zod
   return `must be ${word} ${limit} characters long`;
 }
 
+/** zod's English wording of the issues the package does not word itself. */
+const english = z.locales.en().localeError;
+
 /**
- * A readable message for a zod issue, or undefined to keep zod's own for codes not worded here. Only the
+ * zod's own English wording of an issue, as the `error` of a parse: zod's settings are shared by every copy
+ * of zod in the process, and a program's `z.config(z.locales.de())` must not reach the package's messages.
+ */
+export function inEnglish(issue: z.core.$ZodRawIssue): string | undefined {
+  const message = english(issue);
+  return typeof message === "string" ? message : (message?.message ?? undefined);
+}
+
+/**
+ * A readable message for a zod issue, or zod's English wording (`inEnglish`) for codes not worded here. Only the
  * codes that the schemas parsed with it (the request rules, and the sandbox's admin bodies) can raise
  * without a message of their own are worded: a type, an enum, a bound. A schema that adds another code
  * states its message itself, as every format, list-length and single-value rule of those schemas does.
@@ -57,6 +69,6 @@ export function readableIssue(issue: z.core.$ZodRawIssue): string | undefined {
     case "too_big":
       return bound(issue);
     default:
-      return undefined;
+      return inEnglish(issue);
   }
 }

@@ -7,6 +7,7 @@
 import { createReadStream, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { z } from "zod";
+import { inEnglish } from "../../contract/issues";
 import { CliFailure } from "./failure";
 import type { CommandIo } from "./io";
 
@@ -118,7 +119,7 @@ export function readJsonInput<S extends z.ZodType>(
       `${source}: ${items.length} ${kind.items.are}, more than a command reads (${MAX_INPUT_ITEMS}): ${kind.next}.`,
     );
   }
-  const parsed = kind.schema.safeParse(json);
+  const parsed = kind.schema.safeParse(json, { error: inEnglish });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new CliFailure(

@@ -6,6 +6,7 @@
  * a secret member is never read, so it cannot be printed.
  */
 import { z } from "zod";
+import { inEnglish } from "../../contract/issues";
 import { DOMAIN_COMPONENT_TYPE } from "../domain/declaration";
 import { domainVerification, webhook } from "../registry";
 import { PENDING_ID_PREFIX } from "../webhook/claims";
@@ -119,7 +120,7 @@ function readMembers<S extends Record<string, z.ZodType>>(
     if (value === undefined || value === null) continue;
     if (isSecret(value)) hidden.push(name);
     else {
-      const parsed = shape.safeParse(value);
+      const parsed = shape.safeParse(value, { error: inEnglish });
       if (parsed.success) read[name] = parsed.data;
       else unreadable.push(name);
     }

@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { inEnglish } from "../../contract/issues";
 import { rememberSecret } from "../context/process";
 import { SETTING_ROWS, stackKey } from "../settings/table";
 import { CliFailure } from "./failure";
@@ -77,7 +78,7 @@ export function stackConfig(cwd: string, stack: string, label: string): Record<s
   } catch {
     json = undefined;
   }
-  const parsed = ConfigJson.safeParse(json);
+  const parsed = ConfigJson.safeParse(json, { error: inEnglish });
   if (!parsed.success) {
     throw new CliFailure(
       `${label}: \`pulumi config --json\` printed no config object: upgrade the Pulumi CLI.`,

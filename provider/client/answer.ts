@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { inEnglish } from "../../contract/issues";
 import type { RequestInfo } from "../errors/base";
 import { ResponseValidationError } from "../errors/transport";
 
@@ -12,7 +13,7 @@ export function parseAnswer<S extends z.ZodType>(info: RequestInfo, text: string
   } catch {
     throw new ResponseValidationError(info, "the body is not JSON");
   }
-  const parsed = schema.safeParse(json);
+  const parsed = schema.safeParse(json, { error: inEnglish });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ResponseValidationError(info, `${issue.path.join(".") || "(body)"} ${issue.message}`);

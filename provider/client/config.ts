@@ -1,6 +1,7 @@
 import type { Dispatcher } from "undici";
 import { z } from "zod";
 import type { AcceptLanguage } from "../../contract/common-types";
+import { inEnglish } from "../../contract/issues";
 import type { ApiVersion } from "../../contract/versions";
 import { rememberSecret } from "../context/process";
 import { type AdviceContext, adviceFor, type SettingAdvice } from "../errors/advice";
@@ -223,6 +224,7 @@ export function resolveOptions(
         givenValue(setting, option, options, env) ?? defaultValue(setting, option),
       ]),
     ),
+    { error: inEnglish },
   );
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

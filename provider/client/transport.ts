@@ -2,32 +2,14 @@ import type { Dispatcher } from "undici";
 import { ConfigurationError } from "../errors/base";
 
 /**
- * A keep-alive connection pool, for a client given no `dispatcher` of its own. undici is loaded on the
- * first request, not with this module: `pulumi preview` checks and diffs without any request, and the
- * dynamic-provider host should answer its first Check without paying for an HTTP stack.
+ * A keep-alive connection pool, for a client given no `dispatcher` of its own. undici is required from the
+ * project's node_modules on the first request, not with this module: `pulumi preview` checks and diffs
+ * without any request, and the dynamic-provider host should answer its first Check without loading an
+ * HTTP stack.
  */
 export function keepAlivePool(): Dispatcher {
-  const Agent = undiciAgent();
+  const { Agent } = require("undici") as typeof import("undici");
   return new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000, connections: 32 });
-}
-
-/**
- * undici's Agent with its request API, and no more. undici's entry loads all of undici (fetch, WebSocket,
- * caches, mocks, proxies: 109 files, about 45 ms of CPU before a provider process's first call); a pool
- * needs the agent and the request API that the entry attaches to every dispatcher (30 files, about
- * 20 ms). The entry stays the way to it should undici move those files.
- */
-function undiciAgent(): typeof import("undici").Agent {
-  try {
-    const agent = require("undici/lib/dispatcher/agent") as typeof import("undici").Agent;
-    const dispatcher = require("undici/lib/dispatcher/dispatcher") as typeof import("undici").Dispatcher;
-    if (typeof dispatcher.prototype.request !== "function") {
-      Object.assign(dispatcher.prototype, require("undici/lib/api"));
-    }
-    return agent;
-  } catch {
-    return (require("undici") as typeof import("undici")).Agent;
-  }
 }
 
 export interface RawResponse {

@@ -1,6 +1,7 @@
 import type { PolicyConfigSchema } from "@pulumi/policy";
 import { z } from "zod";
 import { Hostname } from "../../contract/domains/requests";
+import { inEnglish } from "../../contract/issues";
 import { MAX_ACTIVE_WEBHOOKS } from "../../contract/limits";
 import { formatPath } from "../../contract/path";
 import { FORM_FACTORS } from "../../contract/webhooks/requests";
@@ -78,7 +79,7 @@ export function parseConfig<S extends z.ZodObject>(
   schema: S,
   config: unknown,
 ): z.output<S> {
-  const parsed = schema.safeParse(config);
+  const parsed = schema.safeParse(config, { error: inEnglish });
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((i) => `${formatPath(i.path) || "(config)"} ${i.message}`);
   throw new Error(

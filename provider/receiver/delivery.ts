@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { inEnglish } from "../../contract/issues";
 import { SESSION_KINDS } from "../../contract/kinds";
 import { SNAPSHOT_SCHEMAS } from "../../contract/sessions/item-answers";
 import type { Snapshot } from "../../contract/sessions/item-types";
@@ -77,7 +78,7 @@ function readItems<V extends ApiVersion>(
   const items: Snapshot<V>[] = [];
   const problems: string[] = [];
   envelope.items.forEach((item, i) => {
-    const result = SNAPSHOT_SCHEMAS[version][item.activity.name].safeParse(item);
+    const result = SNAPSHOT_SCHEMAS[version][item.activity.name].safeParse(item, { error: inEnglish });
     // `version` is V at run time; TypeScript cannot relate the schema table's entry to it.
     if (result.success) items.push(result.data as unknown as Snapshot<V>);
     else problems.push(...describe(result.error.issues, ["items", i]));
@@ -115,7 +116,7 @@ export function parseDelivery<V extends ApiVersion = "2.0">(
   const check = verifySignature(rawBody, signatureHeader, secrets);
   if (!check.valid) throw new InvalidSignatureError(check.reason);
 
-  const parsed = DeliveryEnvelope.safeParse(decode(rawBody));
+  const parsed = DeliveryEnvelope.safeParse(decode(rawBody), { error: inEnglish });
   if (!parsed.success) throw new MalformedDeliveryError(describe(parsed.error.issues));
   const envelope = parsed.data;
   const webhookUuid = envelope.webhook_uuid;

@@ -29,7 +29,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { PYTHON_PULUMI_VERSION, pinnedPulumiVersion } from "../../tools/engine/pulumi-engine.mts";
 import { CHECKSUMS_FILE, type Manifest, readManifest, sha256Of } from "../../tools/release/manifest.mts";
 import { SEA_FUSE } from "../../tools/release/plugin-binary.mts";
-import { executableName, pluginTarball } from "../../tools/release/targets.mts";
+import { executableName, PLUGIN_TARGETS, pluginTarball } from "../../tools/release/targets.mts";
 import { describeUnderEngine, engineGate, type PulumiProject, pulumiProject } from "../helpers/engine";
 import {
   pathWithoutNode,
@@ -178,6 +178,35 @@ describeUnderEngine("the release, installed as users install it", { tools: ["pyt
       // postject turns Node's fuse on when it injects the blob: Node then runs the blob, not a REPL.
       expect(readFileSync(join(dir, executableName({ os }))).includes(`${SEA_FUSE}:1`), file).toBe(true);
     }
+  });
+
+  it("the plugin's SBOM names each runtime dependency it carries, at the version installed here, and its Node.js", () => {
+    // The npm package requires undici, zod and hono from the user's node_modules; the executable carries its
+    // own, and only its SBOM can say which.
+    const sbom = manifest.artifacts.find((a) => a.kind === "sbom" && a.name === "pulumi-resource-service");
+    const bom = JSON.parse(readFileSync(join(releaseDir, sbom!.file), "utf8")) as {
+      metadata: { component: { name: string; version: string } };
+      components: { type: string; name: string; version: string; purl: string }[];
+    };
+    expect(bom.metadata.component).toMatchObject({
+      name: "pulumi-resource-service",
+      version: manifest.version,
+    });
+    const installed = (name: string) =>
+      (
+        JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")) as {
+          version: string;
+        }
+      ).version;
+    for (const name of ["undici", "zod", "@pulumi/pulumi", "@grpc/grpc-js"]) {
+      expect(
+        bom.components.filter((c) => c.name === name).map((c) => c.version),
+        name,
+      ).toContain(installed(name));
+    }
+    expect(bom.components.filter((c) => c.type === "platform")).toEqual([
+      expect.objectContaining({ name: "node", version: PLUGIN_TARGETS[0]!.nodeVersion }),
+    ]);
   });
 
   it("npm: the tarball published to a local registry installs as @service/pulumi, and a TypeScript program goes up, previews with no API call, refreshes, replaces a webhook and is destroyed", async () => {

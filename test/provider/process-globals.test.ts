@@ -13,8 +13,20 @@ import { HOST, webhookArgs } from "../helpers/fixtures";
 
 const GLOBALS = join(__dirname, "../helpers/process-globals.cjs");
 
-/** Runs `steps` (JavaScript, awaited) between two snapshots in a fresh process; answers what differed. */
-function changedBy(steps: string, env: NodeJS.ProcessEnv = {}): { differences: string[]; loaded: boolean } {
+/**
+ * Runs `steps` (JavaScript, awaited) between two snapshots in a fresh process; answers what differed.
+ *
+ * zod, which the package requires from the project's node_modules, makes its shared settings and registry
+ * on globalThis the first time any copy of it loads, and fills in its defaults (English messages, a
+ * memoizer) where unset as its first schema is made, whoever makes it. Unless `withoutZod`, the process
+ * makes a zod schema before the first snapshot, as a program that uses zod has: then any setting the
+ * package changed would show.
+ */
+function changedBy(
+  steps: string,
+  env: NodeJS.ProcessEnv = {},
+  withoutZod = false,
+): { differences: string[]; loaded: boolean } {
   const script = `
     const { settle, snapshot, differences, loadedPackage } = require(${JSON.stringify(GLOBALS)});
     const pulumi = require("@pulumi/pulumi");
@@ -24,6 +36,7 @@ function changedBy(steps: string, env: NodeJS.ProcessEnv = {}): { differences: s
     );
     // What Pulumi's SDK sets up once, on its first resource, before the package is loaded.
     new pulumi.dynamic.Resource({ create: async () => ({ id: "plain" }) }, "plain", {});
+    ${withoutZod ? "" : 'const { z } = require("zod"); z.object({ name: z.string() });'}
     setTimeout(async () => {
       await settle();
       const before = snapshot();
@@ -55,6 +68,23 @@ it("a program that imports the package and constructs each of its resources chan
     await new Promise((resolve) => pulumi.all(made.map((r) => r.urn)).apply(resolve));`);
   expect(changed.loaded).toBe(true);
   expect(changed.differences).toEqual([]);
+});
+
+it("in a process that never loaded zod, the package's only trace is what zod itself makes on its first load", () => {
+  const changed = changedBy(`require("@service/pulumi");`, {}, true);
+  expect(changed.loaded).toBe(true);
+  const [config, names, ...others] = changed.differences;
+  expect(others).toEqual([]);
+  // zod's defaults (its English messages and its memoizer), not a setting of the package's.
+  expect(config).toMatch(/^zod config: "absent" -> \["localeError fn#\d+ ","memoizer object#\d+"\]$/);
+  const [before, after] = names!
+    .replace(/^globalThis names: /, "")
+    .split(" -> ")
+    .map((list) => JSON.parse(list) as string[]);
+  expect(after!.filter((name) => !before!.includes(name))).toEqual([
+    "__zod_globalConfig",
+    "__zod_globalRegistry",
+  ]);
 });
 
 it("the dynamic-provider host's calls into the runtime, a failing one included, change no global of its process", () => {

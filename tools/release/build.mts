@@ -4,7 +4,8 @@
  * - the Python SDK's wheel and sdist (`python -m build`);
  * - the Go SDK as a module-proxy folder, goproxy/ (`GOPROXY=file://…/goproxy`);
  * - the provider plugin as one executable per platform, which needs no Node.js, in
- *   `pulumi-resource-service-v<version>-<os>-<arch>.tar.gz`;
+ *   `pulumi-resource-service-v<version>-<os>-<arch>.tar.gz`, and the SBOM of what it carries
+ *   (`pulumi-resource-service-v<version>.cdx.json`: the npm packages bundled in it, and Node.js);
  * - SHA256SUMS, and MANIFEST.json (manifest.mts) listing them all.
  * It prints each artifact's size and the time taken. Node binaries and the Python build frontend are
  * kept under node_modules/.cache between runs. docs/releasing.md says what publishes them.
@@ -17,8 +18,9 @@ import { buildGoProxy } from "./go-proxy.mts";
 import { CHECKSUMS_FILE, MANIFEST_FILE, type Manifest, ManifestSchema, sha256Of } from "./manifest.mts";
 import { buildPluginBinaries } from "./plugin-binary.mts";
 import { bundlePlugin } from "./plugin-bundle.mts";
+import { pluginSbom } from "./plugin-sbom.mts";
 import { buildPythonSdk } from "./python.mts";
-import { UNBUILT_TARGETS } from "./targets.mts";
+import { PLUGIN_TARGETS, UNBUILT_TARGETS } from "./targets.mts";
 import { pluginServer, releaseVersion } from "./versions.mts";
 
 const root = join(import.meta.dirname, "../..");
@@ -80,8 +82,14 @@ try {
 
   done = step("plugin binaries");
   const bundle = join(workDir, "plugin.cjs");
-  await bundlePlugin(bundle);
+  const packages = await bundlePlugin(bundle);
   const plugins = await buildPluginBinaries({ bundle, version, workDir, outDir, mtime });
+  const pluginSbomFile = `pulumi-resource-service-v${version}.cdx.json`;
+  const nodeVersions = PLUGIN_TARGETS.map((target) => target.nodeVersion);
+  writeFileSync(
+    join(outDir, pluginSbomFile),
+    `${JSON.stringify(pluginSbom({ version, packages, nodeVersions }), null, 2)}\n`,
+  );
   done();
 
   const artifact = (file: string, kind: Manifest["artifacts"][number]["kind"], name: string) => ({
@@ -101,6 +109,7 @@ try {
       artifact(python.sdist, "python-sdist", "service-pulumi"),
       artifact(go.zip, "go-module", go.module),
       ...plugins.map((p) => artifact(p.file, "plugin", `pulumi-resource-service-${p.os}-${p.arch}`)),
+      artifact(pluginSbomFile, "sbom", "pulumi-resource-service"),
     ],
     npm: { name: pkg.name, version, file: npmFile },
     python: {

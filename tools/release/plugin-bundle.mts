@@ -12,6 +12,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, sep } from "node:path";
 import { type Plugin, rolldown } from "rolldown";
+import { type BundledPackage, bundledPackages } from "./plugin-sbom.mts";
 
 const root = join(import.meta.dirname, "../..");
 const require = createRequire(import.meta.url);
@@ -87,8 +88,8 @@ function staticRequires(): Plugin {
   };
 }
 
-/** Writes the plugin's single-file bundle to `file`. */
-export async function bundlePlugin(file: string): Promise<void> {
+/** Writes the plugin's single-file bundle to `file`; answers the npm packages it holds. */
+export async function bundlePlugin(file: string): Promise<BundledPackage[]> {
   const bundle = await rolldown({
     input: join(import.meta.dirname, "plugin-entry.ts"),
     platform: "node",
@@ -101,7 +102,8 @@ export async function bundlePlugin(file: string): Promise<void> {
   });
   try {
     // Class names show in error messages (`error.name`): never let the bundler rename one.
-    await bundle.write({ file, format: "cjs", keepNames: true, codeSplitting: false });
+    const { output } = await bundle.write({ file, format: "cjs", keepNames: true, codeSplitting: false });
+    return bundledPackages(output[0].moduleIds);
   } finally {
     await bundle.close();
   }

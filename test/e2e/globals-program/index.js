@@ -14,8 +14,18 @@ const config = new pulumi.Config();
 const log = config.require("globalsLog");
 const helper = config.require("globalsHelper");
 
+/**
+ * zod, found as the package finds it, from the project's node_modules. zod makes its shared settings the
+ * first time any copy loads and fills in its defaults as its first schema is made, whoever does it
+ * (test/provider/process-globals.test.ts): each snapshot is taken in a process that has made a zod
+ * schema, as a program or provider that uses zod has, so that a setting the package changed would show.
+ */
+const zodFile = require.resolve("zod");
+
 /** Appends what `where` sees of the process's globals to the log. */
-async function record(where, logFile, helperFile) {
+async function record(where, logFile, helperFile, zodPath) {
+  const { z } = require(zodPath);
+  z.object({ name: z.string() });
   const globals = require(helperFile);
   await globals.settle();
   const line = { where, pid: process.pid, loaded: globals.loadedPackage(), snapshot: globals.snapshot() };
@@ -28,29 +38,29 @@ const probe = {
   // which it makes to name the project for the first provider that has a configure).
   async configure() {},
   async check(_olds, news) {
-    await record(`host ${news.name} check`, news.log, news.helper);
+    await record(`host ${news.name} check`, news.log, news.helper, news.zod);
     return { inputs: news };
   },
   async diff(_id, _olds, news) {
-    await record(`host ${news.name} diff`, news.log, news.helper);
+    await record(`host ${news.name} diff`, news.log, news.helper, news.zod);
     return { changes: false };
   },
   async create(inputs) {
-    await record(`host ${inputs.name} create`, inputs.log, inputs.helper);
+    await record(`host ${inputs.name} create`, inputs.log, inputs.helper, inputs.zod);
     return { id: inputs.name, outs: inputs };
   },
   async delete(_id, props) {
-    await record(`host ${props.name} delete`, props.log, props.helper);
+    await record(`host ${props.name} delete`, props.log, props.helper, props.zod);
   },
 };
 // With a secret input, as the package's resources have: the host handles secrets alike for both.
 const probeResource = (name, opts) =>
-  new pulumi.dynamic.Resource(probe, name, { name, log, helper, secret: pulumi.secret(name) }, opts);
+  new pulumi.dynamic.Resource(probe, name, { name, log, helper, zod: zodFile, secret: pulumi.secret(name) }, opts);
 
 module.exports = async () => {
   const before = probeResource("probe-before");
   await new Promise((resolve) => before.urn.apply(resolve));
-  await record("program before", log, helper);
+  await record("program before", log, helper, zodFile);
 
   const service = require("@service/pulumi");
   const host = config.require("host");
@@ -71,5 +81,5 @@ module.exports = async () => {
   );
   const after = probeResource("probe-after", { dependsOn: [domain, webhook] });
   await new Promise((resolve) => pulumi.all([domain.urn, webhook.urn, after.urn]).apply(resolve));
-  await record("program after", log, helper);
+  await record("program after", log, helper, zodFile);
 };
