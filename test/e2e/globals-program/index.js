@@ -55,7 +55,12 @@ const probe = {
 };
 // With a secret input, as the package's resources have: the host handles secrets alike for both.
 const probeResource = (name, opts) =>
-  new pulumi.dynamic.Resource(probe, name, { name, log, helper, zod: zodFile, secret: pulumi.secret(name) }, opts);
+  new pulumi.dynamic.Resource(
+    probe,
+    name,
+    { name, log, helper, zod: zodFile, secret: pulumi.secret(name) },
+    opts,
+  );
 
 module.exports = async () => {
   const before = probeResource("probe-before");
