@@ -186,7 +186,7 @@ describeUnderEngine("the release, installed as users install it", { tools: ["pyt
     const sbom = manifest.artifacts.find((a) => a.kind === "sbom" && a.name === "pulumi-resource-service");
     const bom = JSON.parse(readFileSync(join(releaseDir, sbom!.file), "utf8")) as {
       metadata: { component: { name: string; version: string } };
-      components: { type: string; name: string; version: string; purl: string }[];
+      components: { type: string; name: string; version: string; licenses?: { expression: string }[] }[];
     };
     expect(bom.metadata.component).toMatchObject({
       name: "pulumi-resource-service",
@@ -204,6 +204,9 @@ describeUnderEngine("the release, installed as users install it", { tools: ["pyt
         name,
       ).toContain(installed(name));
     }
+    // Each with its licence, as its package.json states it.
+    expect(bom.components.filter((c) => c.type === "library" && !c.licenses)).toEqual([]);
+    expect(bom.components.find((c) => c.name === "undici")?.licenses).toEqual([{ expression: "MIT" }]);
     expect(bom.components.filter((c) => c.type === "platform")).toEqual([
       expect.objectContaining({ name: "node", version: PLUGIN_TARGETS[0]!.nodeVersion }),
     ]);

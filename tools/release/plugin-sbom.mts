@@ -10,6 +10,8 @@ import { join, sep } from "node:path";
 export interface BundledPackage {
   readonly name: string;
   readonly version: string;
+  /** Its package.json `license`, an SPDX expression; absent when it states none. */
+  readonly license?: string;
 }
 
 /**
@@ -29,10 +31,14 @@ export function bundledPackages(moduleIds: readonly string[]): BundledPackage[] 
   }
   const packages = new Map<string, BundledPackage>();
   for (const folder of folders) {
-    const { name, version } = JSON.parse(
+    const { name, version, license } = JSON.parse(
       readFileSync(join(folder, "package.json"), "utf8"),
     ) as BundledPackage;
-    packages.set(`${name}@${version}`, { name, version });
+    packages.set(`${name}@${version}`, {
+      name,
+      version,
+      ...(typeof license === "string" ? { license } : {}),
+    });
   }
   return [...packages.values()].sort(
     (a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version),
@@ -56,6 +62,7 @@ export function pluginSbom(options: {
       name: "node",
       version,
       description: "the Node.js runtime the single executable is made of",
+      licenses: [{ expression: "MIT" }],
       purl: `pkg:generic/node@${version}`,
     })),
     ...options.packages.map((p) => ({
@@ -64,6 +71,7 @@ export function pluginSbom(options: {
       name: p.name,
       version: p.version,
       purl: npmPurl(p),
+      ...(p.license ? { licenses: [{ expression: p.license }] } : {}),
     })),
   ];
   return {
