@@ -180,6 +180,29 @@ describeUnderEngine("the release, installed as users install it", { tools: ["pyt
     }
   });
 
+  it("the npm package's SBOM lists exactly its runtime dependencies and theirs, with licences, and no development tool", () => {
+    const sbom = manifest.artifacts.find((a) => a.kind === "sbom" && a.name === manifest.npm.name);
+    const bom = JSON.parse(readFileSync(join(releaseDir, sbom!.file), "utf8")) as {
+      metadata: { component: { name: string; version: string } };
+      components: { name: string; version: string; licenses?: { expression: string }[] }[];
+    };
+    expect(bom.metadata.component).toEqual(
+      expect.objectContaining({ name: manifest.npm.name, version: manifest.version }),
+    );
+    const { dependencies } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    // None of them has dependencies of its own today; a new one's would be listed too.
+    expect(bom.components.map((c) => c.name).sort()).toEqual(Object.keys(dependencies).sort());
+    for (const c of bom.components) {
+      const installed = JSON.parse(readFileSync(join(root, "node_modules", c.name, "package.json"), "utf8"));
+      expect([c.version, c.licenses], c.name).toEqual([
+        installed.version,
+        [{ expression: installed.license }],
+      ]);
+    }
+  });
+
   it("the plugin's SBOM names each runtime dependency it carries, at the version installed here, and its Node.js", () => {
     // The npm package requires undici, zod and hono from the user's node_modules; the executable carries its
     // own, and only its SBOM can say which.

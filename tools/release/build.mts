@@ -1,6 +1,6 @@
 /**
  * `npm run release`: writes dist/release/, every artifact a release publishes, at package.json's version:
- * - the npm tarball, and its CycloneDX SBOM (`npm sbom`);
+ * - the npm tarball, and its CycloneDX SBOM (sbom.mts: its runtime dependencies, from the lockfile);
  * - the Python SDK's wheel and sdist (`python -m build`);
  * - the Go SDK as a module-proxy folder, goproxy/ (`GOPROXY=file://…/goproxy`);
  * - the provider plugin as one executable per platform, which needs no Node.js, in
@@ -18,8 +18,8 @@ import { buildGoProxy } from "./go-proxy.mts";
 import { CHECKSUMS_FILE, MANIFEST_FILE, type Manifest, ManifestSchema, sha256Of } from "./manifest.mts";
 import { buildPluginBinaries } from "./plugin-binary.mts";
 import { bundlePlugin } from "./plugin-bundle.mts";
-import { pluginSbom } from "./plugin-sbom.mts";
 import { buildPythonSdk } from "./python.mts";
+import { cycloneDx, runtimePackages } from "./sbom.mts";
 import { PLUGIN_TARGETS, UNBUILT_TARGETS } from "./targets.mts";
 import { pluginServer, releaseVersion } from "./versions.mts";
 
@@ -60,15 +60,13 @@ try {
   });
   const npmFile = readdirSync(outDir).find((file) => file.endsWith(".tgz"))!;
   const sbomFile = `${npmFile.replace(/\.tgz$/, "")}.cdx.json`;
-  const sbom = execFileSync("npm", ["sbom", "--sbom-format", "cyclonedx", "--omit", "dev"], {
-    cwd: root,
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
+  const sbom = cycloneDx({
+    name: pkg.name,
+    version,
+    description: "The npm package: its runtime dependencies, which npm installs beside it.",
+    packages: runtimePackages(root),
   });
-  // npm names the root component after the folder it runs in: a release names it after the package.
-  const bom = JSON.parse(sbom) as { metadata: { component: { name: string } } };
-  bom.metadata.component.name = pkg.name;
-  writeFileSync(join(outDir, sbomFile), `${JSON.stringify(bom, null, 2)}\n`);
+  writeFileSync(join(outDir, sbomFile), `${JSON.stringify(sbom, null, 2)}\n`);
   done();
 
   done = step("Python wheel and sdist");
@@ -85,11 +83,14 @@ try {
   const packages = await bundlePlugin(bundle);
   const plugins = await buildPluginBinaries({ bundle, version, workDir, outDir, mtime });
   const pluginSbomFile = `pulumi-resource-service-v${version}.cdx.json`;
-  const nodeVersions = PLUGIN_TARGETS.map((target) => target.nodeVersion);
-  writeFileSync(
-    join(outDir, pluginSbomFile),
-    `${JSON.stringify(pluginSbom({ version, packages, nodeVersions }), null, 2)}\n`,
-  );
+  const pluginSbom = cycloneDx({
+    name: "pulumi-resource-service",
+    version,
+    description: "The provider plugin as one executable per platform, with its dependencies inside.",
+    packages,
+    nodeVersions: PLUGIN_TARGETS.map((target) => target.nodeVersion),
+  });
+  writeFileSync(join(outDir, pluginSbomFile), `${JSON.stringify(pluginSbom, null, 2)}\n`);
   done();
 
   const artifact = (file: string, kind: Manifest["artifacts"][number]["kind"], name: string) => ({

@@ -12,7 +12,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, sep } from "node:path";
 import { type Plugin, rolldown } from "rolldown";
-import { type BundledPackage, bundledPackages } from "./plugin-sbom.mts";
+import { bundledPackages, type ShippedPackage } from "./sbom.mts";
 
 const root = join(import.meta.dirname, "../..");
 const require = createRequire(import.meta.url);
@@ -89,7 +89,7 @@ function staticRequires(): Plugin {
 }
 
 /** Writes the plugin's single-file bundle to `file`; answers the npm packages it holds. */
-export async function bundlePlugin(file: string): Promise<BundledPackage[]> {
+export async function bundlePlugin(file: string): Promise<ShippedPackage[]> {
   const bundle = await rolldown({
     input: join(import.meta.dirname, "plugin-entry.ts"),
     platform: "node",
