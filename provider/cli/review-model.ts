@@ -86,8 +86,13 @@ const view = (props: WebhookProps | undefined): WebhookView => ({
   filters: filterViews(props?.filters),
 });
 
-const BOTH =
-  "Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment: the receiver needs both secrets and its update_counter guard.";
+/** What a replace that creates first means for the receiver, by whether it changes the secret. */
+const OVERLAP = {
+  sameSecret:
+    "Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment: the receiver may see a delivery twice (deduplicate by update_counter).",
+  newSecret:
+    "Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment, each signed with its own secret: the receiver needs both secrets and its update_counter guard.",
+};
 
 function webhookImpact(step: Extract<ObjectStep, { kind: "webhook" }>): string[] {
   const before = view(step.before);
@@ -102,13 +107,14 @@ function webhookImpact(step: Extract<ObjectStep, { kind: "webhook" }>): string[]
     case "update":
       return [`${endpointOf(after)} keeps receiving ${deliveryOf(after)}.`];
     default: {
-      const secret = step.replaceReasons.includes("secretKey") ? ", signed with the new secret" : "";
+      const newSecret = step.replaceReasons.includes("secretKey");
+      const secret = newSecret ? ", signed with the new secret" : "";
       const what = sameDelivery(before, after)
         ? [`${endpointOf(after)} keeps receiving ${deliveryOf(after)}${secret}.`]
         : [stops(), starts()];
       const order = step.deleteFirst
         ? `Gap: the old webhook is deleted first (deleteBeforeReplace), so ${endpointOf(before)} receives no ${deliveryOf(before)} until the new webhook is created.`
-        : BOTH;
+        : OVERLAP[newSecret ? "newSecret" : "sameSecret"];
       return [...what, order];
     }
   }

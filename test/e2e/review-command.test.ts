@@ -16,8 +16,11 @@ import { devStack, useStage } from "../helpers/stage";
 
 const ROTATED = "whsec-rotated-for-review-5c6d7e8f9a";
 const HOOK = `https://${HOST}/service/events`;
+/** The review's line for a replace that creates first, with the same secret and with a new one. */
 const OVERLAP =
-  "  - Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment: the receiver needs both secrets and its update_counter guard.";
+  "  - Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment: the receiver may see a delivery twice (deduplicate by update_counter).";
+const OVERLAP_NEW_SECRET =
+  "  - Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment, each signed with its own secret: the receiver needs both secrets and its update_counter guard.";
 const FROM_STACKS =
   "Counted from the stacks in this report; webhooks they do not hold are not counted (add --live to list them).";
 
@@ -167,7 +170,7 @@ describeUnderEngine("service-pulumi review under the real engine, from a packed 
       "",
       "- **Replace** Webhook `orders`, forced by `secretKey` (create-before-delete)",
       `  - \`https://${first}/service/events\` keeps receiving \`authentication\` records on channel \`orders\`, signed with the new secret.`,
-      OVERLAP,
+      OVERLAP_NEW_SECRET,
       "- Unchanged: 0 Webhooks, 1 Domain.",
       "",
     ]);

@@ -19,6 +19,11 @@ const PLANTED = "whsec-planted-in-preview-9f8e7d";
 const HOST = STAGE_HOST;
 const HOOK = `https://${HOST}/service/events`;
 const WEBHOOK_TYPE = webhookDeclaration.token;
+/** The review's line for a replace that creates first, with the same secret and with a new one. */
+const SAME_SECRET =
+  "  - Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment: the receiver may see a delivery twice (deduplicate by update_counter).";
+const NEW_SECRET =
+  "  - Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment, each signed with its own secret: the receiver needs both secrets and its update_counter guard.";
 
 interface Hook {
   readonly uuid?: string;
@@ -173,14 +178,14 @@ describe("service-pulumi review", () => {
       "- **Replace** Webhook `narrowed`, forced by `filters` (create-before-delete)",
       `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`narrowed\`.`,
       `  - \`${HOOK}\` starts receiving \`authentication\` records of form factors \`lightbox\` or \`microscopic\` and user \`acme-bob\` on channel \`narrowed\`.`,
-      "  - Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment: the receiver needs both secrets and its update_counter guard.",
+      SAME_SECRET,
       "- **Replace** Webhook `orders`, forced by `channel` (create-before-delete)",
       `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`orders\`.`,
       `  - \`${HOOK}\` starts receiving \`authentication\` records on channel \`orders-v2\`.`,
-      "  - Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment: the receiver needs both secrets and its update_counter guard.",
+      SAME_SECRET,
       "- **Replace** Webhook `rotated`, forced by `secretKey` (create-before-delete)",
       `  - \`${HOOK}\` keeps receiving \`authentication\` records on channel \`rotated\`, signed with the new secret.`,
-      "  - Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment: the receiver needs both secrets and its update_counter guard.",
+      NEW_SECRET,
       "- **Delete** Webhook `gone`",
       `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`gone\`.`,
       "- **Create** Webhook `added`",
@@ -189,6 +194,32 @@ describe("service-pulumi review", () => {
       "",
     ]);
     expect(run.stdout).not.toContain(PLANTED);
+  });
+
+  it("asks the receiver for both secrets only when a replace changes the secret", async () => {
+    const moved = `https://${HOST}/service/moved`;
+    const steps = [
+      stackStep("dev"),
+      replace("dev", "moved", { uuid: uuid(1) }, { endpoint: moved }, ["endpoint"]),
+      replace("dev", "rekeyed", { uuid: uuid(2) }, { endpoint: moved }, ["endpoint", "secretKey"]),
+    ];
+    const run = await runCli(["review", previewFile("secrets.json", steps)]);
+    expect(run.code).toBe(0);
+    const impact = (name: string) => {
+      const lines = run.stdout.split("\n");
+      const at = lines.findIndex((line) => line.includes(`Webhook \`${name}\``));
+      return lines.slice(at + 1, at + 4);
+    };
+    expect(impact("moved")).toEqual([
+      `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`moved\`.`,
+      `  - \`${moved}\` starts receiving \`authentication\` records on channel \`moved\`.`,
+      SAME_SECRET,
+    ]);
+    expect(impact("rekeyed")).toEqual([
+      `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`rekeyed\`.`,
+      `  - \`${moved}\` starts receiving \`authentication\` records on channel \`rekeyed\`.`,
+      NEW_SECRET,
+    ]);
   });
 
   it("says so when the preview has no unchanged resources, rather than guess the quota", async () => {
