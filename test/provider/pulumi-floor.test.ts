@@ -67,6 +67,8 @@ describe.each(versions)("with @pulumi/pulumi %s", (version) => {
           noEmit: true,
           module: "node16",
           moduleResolution: "node16",
+          // The `./schema.json` entry, imported as a user's tooling would.
+          resolveJsonModule: true,
           target: "ES2022",
           skipLibCheck: true,
           types: ["node"],
