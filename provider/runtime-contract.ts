@@ -33,7 +33,10 @@ export { CONTRACT };
 /**
  * Reads the stack configuration; the engine calls it before the first operation of every process. Only the
  * dynamic-provider host calls it: dynamic resources exist only in Node.js programs, so advice names options
- * and properties as TypeScript spells them.
+ * and properties as TypeScript spells them. The host gives every value as stack config holds it, as text
+ * (a number's digits, an object's JSON), which reads the same in the spelling of the typed schema as in
+ * the old one (schema.json types them; a string is the only way stack config keeps a top-level number):
+ * no warning about an old spelling is due here.
  */
 export function configure(config: ConfigSource): void {
   setProgramLanguage("nodejs");

@@ -5,7 +5,24 @@
  * Configure, or the properties of an explicit `service` provider resource.
  */
 import { PLUGIN_PACKAGE } from "../../contract/pulumi-package";
+import { rememberSecret } from "../context/process";
 import { type ConfigSource, configureFromStack } from "../lifecycle/stack-config";
+import type { WarnOnResource } from "./engine-log";
+import { revealSecrets } from "./secrets";
+
+/** What the plugin reads of the engine's ConfigureRequest. */
+export interface ConfigureRequest {
+  /**
+   * `args`: the provider's inputs, keyed by setting (`token`), typed as the schema says (a provider
+   * resource's number is a number) and with secrets wrapped. Absent from an engine that sends only
+   * `variables`.
+   */
+  readonly args?: Readonly<Record<string, unknown>> | undefined;
+  /** `variables`, deprecated: `<package>:config:<key>` to text, secrets revealed. */
+  readonly variables: Iterable<readonly [string, string]>;
+  /** The URN of the provider being configured, which the warnings are shown on. */
+  readonly urn?: string | undefined;
+}
 
 /**
  * The engine names each configuration variable `<package>:config:<key>` (`service:config:token`), with
@@ -20,7 +37,33 @@ export function configSourceOf(variables: Iterable<readonly [string, string]>): 
   return { get: (key) => settings.get(key) };
 }
 
-/** Configures this process from the variables of the engine's Configure request. */
-export function configure(variables: Iterable<readonly [string, string]>): void {
-  configureFromStack(configSourceOf(variables));
+/**
+ * Configure's `args` as the stack settings `service:<key>`, their secrets unwrapped; every value that
+ * arrived secret is remembered as one, so that no message repeats it, whichever setting holds it.
+ */
+function configSourceOfArgs(args: Readonly<Record<string, unknown>>): ConfigSource {
+  const { props, secretKeys } = revealSecrets(args);
+  for (const key of secretKeys) {
+    const value = props[key];
+    rememberSecret(typeof value === "string" ? value : JSON.stringify(value));
+  }
+  const prefix = `${PLUGIN_PACKAGE}:`;
+  return { get: (key) => (key.startsWith(prefix) ? props[key.slice(prefix.length)] : undefined) };
+}
+
+/**
+ * Configures this process from the engine's Configure request: its `args`, or its `variables` from an
+ * engine that sends no `args`. Each warning about a setting in an old spelling is shown once per process
+ * on the provider, through `warn`.
+ */
+export function configureWith(warn: WarnOnResource): (request: ConfigureRequest) => void {
+  const shown = new Set<string>();
+  return (request) => {
+    const source = request.args ? configSourceOfArgs(request.args) : configSourceOf(request.variables);
+    for (const warning of configureFromStack(source)) {
+      if (shown.has(warning)) continue;
+      shown.add(warning);
+      warn(request.urn ?? "", warning);
+    }
+  };
 }

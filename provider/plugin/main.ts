@@ -5,7 +5,7 @@
 import { main } from "@pulumi/pulumi/provider";
 import { findProgramLanguage, setProgramLanguage } from "../context/program-language";
 import type { ResourceProps } from "../lifecycle/methods";
-import { configure } from "./configuration";
+import { configureWith } from "./configuration";
 import { engineAddressOf, engineWarnings } from "./engine-log";
 import { serviceProvider } from "./provider";
 import { withRequestHooks } from "./server-hooks";
@@ -34,13 +34,11 @@ export async function serve(args: string[]): Promise<void> {
   // Pulumi.yaml there (or above) says the language that advice should spell options and properties in.
   setProgramLanguage(findProgramLanguage(process.cwd()));
   const oldInputs = new Map<string, ResourceProps | undefined>();
-  const provider = serviceProvider({
-    oldInputs: (urn) => oldInputs.get(urn),
-    warn: engineWarnings(engineAddressOf(args)),
-  });
+  const warn = engineWarnings(engineAddressOf(args));
+  const provider = serviceProvider({ oldInputs: (urn) => oldInputs.get(urn), warn });
   await withRequestHooks(
     {
-      configure,
+      configure: configureWith(warn),
       diffing(urn, inputs) {
         oldInputs.set(urn, inputs);
         return () => oldInputs.delete(urn);

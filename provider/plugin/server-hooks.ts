@@ -1,7 +1,7 @@
 /**
  * What the engine sends that `@pulumi/pulumi/provider`'s server (3.270) drops or cannot take. Its `main`
- * builds the gRPC service itself and hands a provider only some of each request: Configure's variables
- * (the provider's configuration, `service:token` and the rest) reach no provider method at all, and Diff's
+ * builds the gRPC service itself and hands a provider only some of each request: Configure's `args` and
+ * `variables` (the provider's configuration, `service:token` and the rest) reach no provider method at all, and Diff's
  * stored inputs are left out; and a Read without properties, which is what `pulumi import` sends, fails
  * in the server before the provider is called ("Cannot read properties of undefined (reading
  * 'toJavaScript')"). This module hooks the service `main` registers, once, to read those two and to give
@@ -9,12 +9,14 @@
  * SDK's.
  */
 import { dirname } from "node:path";
+import type { ConfigureRequest } from "./configuration";
 
 /** A gRPC unary call as the SDK's handlers receive it: the request is a protobuf message. */
 interface Call {
   readonly request: {
     getUrn?(): string;
     getVariablesMap?(): { entries(): Iterable<[string, string]> };
+    getArgs?(): { toJavaScript(): Record<string, unknown> } | undefined;
     getOldInputs?(): { toJavaScript(): Record<string, unknown> } | undefined;
     getProperties?(): unknown;
     setProperties?(properties: unknown): void;
@@ -24,8 +26,8 @@ type Handler = (call: Call, callback: (...args: unknown[]) => void) => unknown;
 
 /** What to do with the parts of the engine's requests that the server drops. */
 export interface RequestHooks {
-  /** Configure's variables, before the server answers it. */
-  configure(variables: Iterable<[string, string]>): void;
+  /** Configure's request, before the server answers it. */
+  configure(request: ConfigureRequest): void;
   /** Diff's stored inputs for `urn` while the server handles the Diff; cleared once it has answered. */
   diffing(urn: string, oldInputs: Record<string, unknown> | undefined): () => void;
 }
@@ -45,7 +47,11 @@ function hooked(server: Record<string, Handler>, hooks: RequestHooks): object {
   const handlers = Object.create(server) as Record<string, Handler>;
   handlers.configure = (call, callback) => {
     try {
-      hooks.configure(call.request.getVariablesMap?.().entries() ?? []);
+      hooks.configure({
+        args: call.request.getArgs?.()?.toJavaScript(),
+        variables: call.request.getVariablesMap?.().entries() ?? [],
+        urn: call.request.getUrn?.(),
+      });
     } catch (error) {
       callback(error);
       return;

@@ -47,6 +47,13 @@ export interface Setting {
   readonly config?: string;
   /** The `ClientOptions` member. */
   readonly option?: OptionName;
+  /**
+   * How stack config, the provider plugin's configuration and the schema type the value: a `number`, an
+   * `object` of strings, or (absent) a string, an enum when its schema is one. The schema checks this
+   * against the zod schema; the readers, which load no zod, take the engine's text of a number or object
+   * by it (lifecycle/stack-config.ts).
+   */
+  readonly type?: "number" | "object";
   /** Who reads it: every ServiceClient, or only the provider around the resources' clients. */
   readonly reader: "client" | "provider";
   /**
@@ -110,17 +117,19 @@ export const SETTINGS = {
   hostOverrides: {
     env: "SERVICE_HOST_OVERRIDES",
     config: "hostOverrides",
+    type: "object",
     reader: "provider",
     schema: (kit): ZodType<Record<string, string>> =>
       kit.z.record(kit.z.string(), kit.z.url({ protocol: /^https?$/ })),
     secret: false,
     description:
-      "A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's).",
+      "An object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's).",
   },
   /** The time one request may spend on retries. */
   retryBudget: {
     env: "SERVICE_RETRY_BUDGET_SECONDS",
     config: "retryBudgetSeconds",
+    type: "number",
     option: { path: "retry.maxElapsedMs", label: "retryBudgetMs", scale: 1000 },
     reader: "client",
     schema: (kit): ZodType<number> => positiveMs(kit),

@@ -78,7 +78,7 @@ namespace ServicePulumi.Service
         /// Display language of the service's answers; default from service:acceptLanguage, else "en".
         /// </summary>
         [Input("acceptLanguage")]
-        public Input<string>? AcceptLanguage { get; set; }
+        public Input<ServicePulumi.Service.AcceptLanguage>? AcceptLanguage { get; set; }
 
         /// <summary>
         /// Take over a domain that is already registered: nothing is published and nothing is finished.

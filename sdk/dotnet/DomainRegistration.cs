@@ -65,8 +65,8 @@ namespace ServicePulumi.Service
         {
         }
 
-        private DomainRegistration(string name, Input<string> id, CustomResourceOptions? options = null)
-            : base("service:index:DomainRegistration", name, null, MakeResourceOptions(options, id))
+        private DomainRegistration(string name, Input<string> id, DomainRegistrationState? state = null, CustomResourceOptions? options = null)
+            : base("service:index:DomainRegistration", name, state, MakeResourceOptions(options, id))
         {
         }
 
@@ -93,10 +93,11 @@ namespace ServicePulumi.Service
         ///
         /// <param name="name">The unique name of the resulting resource.</param>
         /// <param name="id">The unique provider ID of the resource to lookup.</param>
+        /// <param name="state">Any extra arguments used during the lookup.</param>
         /// <param name="options">A bag of options that control this resource's behavior</param>
-        public static DomainRegistration Get(string name, Input<string> id, CustomResourceOptions? options = null)
+        public static DomainRegistration Get(string name, Input<string> id, DomainRegistrationState? state = null, CustomResourceOptions? options = null)
         {
-            return new DomainRegistration(name, id, options);
+            return new DomainRegistration(name, id, state, options);
         }
     }
 
@@ -106,7 +107,7 @@ namespace ServicePulumi.Service
         /// Display language of the service's answers; default from service:acceptLanguage, else "en".
         /// </summary>
         [Input("acceptLanguage")]
-        public Input<string>? AcceptLanguage { get; set; }
+        public Input<ServicePulumi.Service.AcceptLanguage>? AcceptLanguage { get; set; }
 
         [Input("connection")]
         private Input<Inputs.ConnectionInputArgs>? _connection;
@@ -134,5 +135,59 @@ namespace ServicePulumi.Service
         {
         }
         public static new DomainRegistrationArgs Empty => new DomainRegistrationArgs();
+    }
+
+    public sealed class DomainRegistrationState : global::Pulumi.ResourceArgs
+    {
+        /// <summary>
+        /// The hostname being verified.
+        /// </summary>
+        [Input("domainName")]
+        public Input<string>? DomainName { get; set; }
+
+        /// <summary>
+        /// When the link expires (ISO date-time); refresh reports the registration gone after it.
+        /// </summary>
+        [Input("expiresAt")]
+        public Input<string>? ExpiresAt { get; set; }
+
+        /// <summary>
+        /// `service_url_registration/&lt;verifier&gt;`: the object key to publish the token at.
+        /// </summary>
+        [Input("key")]
+        public Input<string>? Key { get; set; }
+
+        [Input("registerToken")]
+        private Input<string>? _registerToken;
+
+        /// <summary>
+        /// The exact body `url` must serve. A secret output.
+        /// </summary>
+        public Input<string>? RegisterToken
+        {
+            get => _registerToken;
+            set
+            {
+                var emptySecret = Output.CreateSecret(0);
+                _registerToken = Output.Tuple<Input<string>?, int>(value, emptySecret).Apply(t => t.Item1);
+            }
+        }
+
+        /// <summary>
+        /// `https://&lt;domainName&gt;/service_url_registration/&lt;verifier&gt;`: where the token must be served.
+        /// </summary>
+        [Input("url")]
+        public Input<string>? Url { get; set; }
+
+        /// <summary>
+        /// The registration's verifier, the last segment of `url`.
+        /// </summary>
+        [Input("verifier")]
+        public Input<string>? Verifier { get; set; }
+
+        public DomainRegistrationState()
+        {
+        }
+        public static new DomainRegistrationState Empty => new DomainRegistrationState();
     }
 }

@@ -53,8 +53,8 @@ namespace ServicePulumi.Service
         {
         }
 
-        private DomainVerification(string name, Input<string> id, CustomResourceOptions? options = null)
-            : base("service:index:DomainVerification", name, null, MakeResourceOptions(options, id))
+        private DomainVerification(string name, Input<string> id, DomainVerificationState? state = null, CustomResourceOptions? options = null)
+            : base("service:index:DomainVerification", name, state, MakeResourceOptions(options, id))
         {
         }
 
@@ -77,10 +77,11 @@ namespace ServicePulumi.Service
         ///
         /// <param name="name">The unique name of the resulting resource.</param>
         /// <param name="id">The unique provider ID of the resource to lookup.</param>
+        /// <param name="state">Any extra arguments used during the lookup.</param>
         /// <param name="options">A bag of options that control this resource's behavior</param>
-        public static DomainVerification Get(string name, Input<string> id, CustomResourceOptions? options = null)
+        public static DomainVerification Get(string name, Input<string> id, DomainVerificationState? state = null, CustomResourceOptions? options = null)
         {
-            return new DomainVerification(name, id, options);
+            return new DomainVerification(name, id, state, options);
         }
     }
 
@@ -90,7 +91,7 @@ namespace ServicePulumi.Service
         /// Display language of the service's answers; default from service:acceptLanguage, else "en".
         /// </summary>
         [Input("acceptLanguage")]
-        public Input<string>? AcceptLanguage { get; set; }
+        public Input<ServicePulumi.Service.AcceptLanguage>? AcceptLanguage { get; set; }
 
         /// <summary>
         /// Take over an already registered domain instead of verifying it.
@@ -164,5 +165,37 @@ namespace ServicePulumi.Service
         {
         }
         public static new DomainVerificationArgs Empty => new DomainVerificationArgs();
+    }
+
+    public sealed class DomainVerificationState : global::Pulumi.ResourceArgs
+    {
+        /// <summary>
+        /// When the service registered the domain (display form), when it says.
+        /// </summary>
+        [Input("createTime")]
+        public Input<string>? CreateTime { get; set; }
+
+        /// <summary>
+        /// The registered hostname.
+        /// </summary>
+        [Input("domainName")]
+        public Input<string>? DomainName { get; set; }
+
+        /// <summary>
+        /// The service's domain_uuid, also the resource id.
+        /// </summary>
+        [Input("domainUuid")]
+        public Input<string>? DomainUuid { get; set; }
+
+        /// <summary>
+        /// "registered" by this resource, or "adopted".
+        /// </summary>
+        [Input("status")]
+        public Input<string>? Status { get; set; }
+
+        public DomainVerificationState()
+        {
+        }
+        public static new DomainVerificationState Empty => new DomainVerificationState();
     }
 }

@@ -47,8 +47,8 @@ namespace ServicePulumi.Service
         /// <summary>
         /// Display language of the service's answers, `en` (default) or `ja`.
         /// </summary>
-        [Input("acceptLanguage")]
-        public Input<string>? AcceptLanguage { get; set; }
+        [Input("acceptLanguage", json: true)]
+        public Input<ServicePulumi.Service.AcceptLanguage>? AcceptLanguage { get; set; }
 
         /// <summary>
         /// The API base URL. Falls back to SERVICE_BASE_URL, then the local sandbox (http://127.0.0.1:8787).
@@ -56,17 +56,23 @@ namespace ServicePulumi.Service
         [Input("baseUrl")]
         public Input<string>? BaseUrl { get; set; }
 
+        [Input("hostOverrides", json: true)]
+        private InputMap<string>? _hostOverrides;
+
         /// <summary>
-        /// A JSON object of hostname to origin URL, where to fetch `https://&lt;hostname&gt;/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
+        /// An object of hostname to origin URL, where to fetch `https://&lt;hostname&gt;/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
         /// </summary>
-        [Input("hostOverrides")]
-        public Input<string>? HostOverrides { get; set; }
+        public InputMap<string> HostOverrides
+        {
+            get => _hostOverrides ?? (_hostOverrides = new InputMap<string>());
+            set => _hostOverrides = value;
+        }
 
         /// <summary>
         /// Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
         /// </summary>
-        [Input("retryBudgetSeconds")]
-        public Input<string>? RetryBudgetSeconds { get; set; }
+        [Input("retryBudgetSeconds", json: true)]
+        public Input<double>? RetryBudgetSeconds { get; set; }
 
         [Input("token")]
         private Input<string>? _token;

@@ -35,8 +35,8 @@ namespace ServicePulumi.Service
         {
         }
 
-        private VerificationFile(string name, Input<string> id, CustomResourceOptions? options = null)
-            : base("service:index:VerificationFile", name, null, MakeResourceOptions(options, id))
+        private VerificationFile(string name, Input<string> id, VerificationFileState? state = null, CustomResourceOptions? options = null)
+            : base("service:index:VerificationFile", name, state, MakeResourceOptions(options, id))
         {
         }
 
@@ -59,10 +59,11 @@ namespace ServicePulumi.Service
         ///
         /// <param name="name">The unique name of the resulting resource.</param>
         /// <param name="id">The unique provider ID of the resource to lookup.</param>
+        /// <param name="state">Any extra arguments used during the lookup.</param>
         /// <param name="options">A bag of options that control this resource's behavior</param>
-        public static VerificationFile Get(string name, Input<string> id, CustomResourceOptions? options = null)
+        public static VerificationFile Get(string name, Input<string> id, VerificationFileState? state = null, CustomResourceOptions? options = null)
         {
-            return new VerificationFile(name, id, options);
+            return new VerificationFile(name, id, state, options);
         }
     }
 
@@ -100,5 +101,19 @@ namespace ServicePulumi.Service
         {
         }
         public static new VerificationFileArgs Empty => new VerificationFileArgs();
+    }
+
+    public sealed class VerificationFileState : global::Pulumi.ResourceArgs
+    {
+        /// <summary>
+        /// The absolute path of the written file.
+        /// </summary>
+        [Input("path")]
+        public Input<string>? Path { get; set; }
+
+        public VerificationFileState()
+        {
+        }
+        public static new VerificationFileState Empty => new VerificationFileState();
     }
 }

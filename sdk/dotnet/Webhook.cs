@@ -21,7 +21,7 @@ namespace ServicePulumi.Service
         /// The API generation it was created with.
         /// </summary>
         [Output("apiVersion")]
-        public Output<string> ApiVersion { get; private set; } = null!;
+        public Output<ServicePulumi.Service.ApiVersion> ApiVersion { get; private set; } = null!;
 
         /// <summary>
         /// Echoed on every delivery.
@@ -72,8 +72,8 @@ namespace ServicePulumi.Service
         {
         }
 
-        private Webhook(string name, Input<string> id, CustomResourceOptions? options = null)
-            : base("service:index:Webhook", name, null, MakeResourceOptions(options, id))
+        private Webhook(string name, Input<string> id, WebhookState? state = null, CustomResourceOptions? options = null)
+            : base("service:index:Webhook", name, state, MakeResourceOptions(options, id))
         {
         }
 
@@ -96,10 +96,11 @@ namespace ServicePulumi.Service
         ///
         /// <param name="name">The unique name of the resulting resource.</param>
         /// <param name="id">The unique provider ID of the resource to lookup.</param>
+        /// <param name="state">Any extra arguments used during the lookup.</param>
         /// <param name="options">A bag of options that control this resource's behavior</param>
-        public static Webhook Get(string name, Input<string> id, CustomResourceOptions? options = null)
+        public static Webhook Get(string name, Input<string> id, WebhookState? state = null, CustomResourceOptions? options = null)
         {
-            return new Webhook(name, id, options);
+            return new Webhook(name, id, state, options);
         }
     }
 
@@ -109,7 +110,7 @@ namespace ServicePulumi.Service
         /// Display language of the service's answers; default from service:acceptLanguage, else "en".
         /// </summary>
         [Input("acceptLanguage")]
-        public Input<string>? AcceptLanguage { get; set; }
+        public Input<ServicePulumi.Service.AcceptLanguage>? AcceptLanguage { get; set; }
 
         /// <summary>
         /// Take over this existing active webhook instead of creating one (stands in for `pulumi import`).
@@ -121,7 +122,7 @@ namespace ServicePulumi.Service
         /// "2.0" (default) or "1.4".
         /// </summary>
         [Input("apiVersion")]
-        public Input<string>? ApiVersion { get; set; }
+        public Input<ServicePulumi.Service.ApiVersion>? ApiVersion { get; set; }
 
         /// <summary>
         /// Echoed on every delivery; default "default".
@@ -183,5 +184,61 @@ namespace ServicePulumi.Service
         {
         }
         public static new WebhookArgs Empty => new WebhookArgs();
+    }
+
+    public sealed class WebhookState : global::Pulumi.ResourceArgs
+    {
+        /// <summary>
+        /// The API generation it was created with.
+        /// </summary>
+        [Input("apiVersion")]
+        public Input<ServicePulumi.Service.ApiVersion>? ApiVersion { get; set; }
+
+        /// <summary>
+        /// Echoed on every delivery.
+        /// </summary>
+        [Input("channel")]
+        public Input<string>? Channel { get; set; }
+
+        /// <summary>
+        /// When the service created it (display form, UTC).
+        /// </summary>
+        [Input("createTime")]
+        public Input<string>? CreateTime { get; set; }
+
+        /// <summary>
+        /// The HTTPS URL deliveries go to, as the service recorded it.
+        /// </summary>
+        [Input("endpoint")]
+        public Input<string>? Endpoint { get; set; }
+
+        [Input("filters")]
+        private InputList<Inputs.WebhookFilterGetArgs>? _filters;
+
+        /// <summary>
+        /// The filters in canonical order: `value` for one value, `values` for several.
+        /// </summary>
+        public InputList<Inputs.WebhookFilterGetArgs> Filters
+        {
+            get => _filters ?? (_filters = new InputList<Inputs.WebhookFilterGetArgs>());
+            set => _filters = value;
+        }
+
+        /// <summary>
+        /// The organization and user that own the webhook.
+        /// </summary>
+        [Input("owner")]
+        public Input<Inputs.WebhookOwnerGetArgs>? Owner { get; set; }
+
+        /// <summary>
+        /// The service's webhook_uuid (also the resource id, except while a create's outcome is still unknown).
+        /// </summary>
+        [Input("webhookUuid")]
+        public Input<string>? WebhookUuid { get; set; }
+
+        public WebhookState()
+        {
+        }
+        public static new WebhookState Empty => new WebhookState();
     }
 }

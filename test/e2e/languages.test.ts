@@ -218,6 +218,53 @@ describeUnderEngine(TITLE, { tools: ["python3", "go"] }, () => {
     await project.run(["destroy", "--yes"]);
   });
 
+  /** Sets the stack's `service:hostOverrides` in the typed spelling, an object, key by key. */
+  async function typedHostOverrides(project: PulumiProject, overrides: Record<string, string>) {
+    await project.run(["config", "rm", "service:hostOverrides"]);
+    for (const [host, origin] of Object.entries(overrides)) {
+      await project.run(["config", "set", "--path", `service:hostOverrides["${host}"]`, origin]);
+    }
+  }
+
+  /** The deprecation warnings of the provider's settings in `output`. */
+  const oldSpellings = (output: string) =>
+    output.match(/was given as a string, as the schema typed it before/g) ?? [];
+
+  it("a Python program's explicit Provider takes the typed settings (a number, a dict) silently, and the old strings with one warning each", async () => {
+    const stage = stages.current;
+    for (const spelling of ["typed", "strings"] as const) {
+      const project = await stackOf(stage, "python", `provider-${spelling}`, {
+        host: HOST,
+        domain: "false",
+        providerSpelling: spelling,
+      });
+      if (spelling === "typed") await typedHostOverrides(project, { [HOST]: stage.originUrl });
+      const up = await project.run(["up", "--yes", "--skip-preview"]);
+      expect(up.output).toMatch(/\+\s+pulumi:providers:service\s+explicit\s+created/);
+      // The engine shows each warning on the provider, once, in the update's Diagnostics.
+      const shown = diagnosticsOf(up.output).get("pulumi:providers:service (explicit)") ?? [];
+      if (spelling === "typed") {
+        expect(oldSpellings(up.output)).toEqual([]);
+      } else {
+        // The engine delivers the two in either order.
+        expect(shown).toHaveLength(2);
+        expect(shown).toEqual(
+          expect.arrayContaining([
+            expect.stringMatching(
+              /^warning: The provider's `host_overrides` .*give `host_overrides` an object/s,
+            ),
+            expect.stringMatching(
+              /^warning: The provider's `retry_budget_seconds` .*give `retry_budget_seconds` a number \(30, not "30"\)/s,
+            ),
+          ]),
+        );
+      }
+      await expectOneActivePerResource(stage, [project]);
+      await project.run(["destroy", "--yes", "--skip-preview"]);
+      expect(await stage.active()).toEqual([]);
+    }
+  });
+
   it("a YAML program does the same", async () => {
     const stage = stages.current;
     const project = await stackOf(stage, "yaml", "yaml");
@@ -232,6 +279,18 @@ describeUnderEngine(TITLE, { tools: ["python3", "go"] }, () => {
     const preview = await project.run(["preview"]);
     expect(preview.output).toMatch(/\+\s+service:index:Domain\s+hooks\s+create/);
     expect(preview.output).toMatch(/\+\s+service:index:Webhook\s+orders\s+create/);
+    expect(stage.callsSince(mark)).toBe(0);
+  });
+
+  it("a Go program's explicit Provider takes the typed settings (a float64, a map, an enum) and previews, with no API call", async () => {
+    const stage = stages.current;
+    const project = await stackOf(stage, "go", "go-provider", { explicitProvider: "true" });
+    await typedHostOverrides(project, { [HOST]: stage.originUrl, [DOMAIN_HOST]: stage.originUrl });
+    const mark = stage.mark();
+    const preview = await project.run(["preview"]);
+    expect(preview.output).toMatch(/\+\s+pulumi:providers:service\s+explicit\s+create/);
+    expect(preview.output).toMatch(/\+\s+service:index:Webhook\s+orders\s+create/);
+    expect(oldSpellings(preview.output)).toEqual([]);
     expect(stage.callsSince(mark)).toBe(0);
   });
 

@@ -1,6 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
+
+/** `value` with a secret wrapper (`{[specialSigKey]: specialSecretSig, value}`) at its top taken off. */
+function revealed(value: unknown): unknown {
+  const wrapper = value as Record<string, unknown> | null;
+  return wrapper?.[specialSigKey] === specialSecretSig ? wrapper.value : value;
+}
 
 /**
  * Pulumi's real dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider`), or another provider process
@@ -8,7 +15,14 @@ import { createInterface } from "node:readline";
  * modules are loaded from @pulumi/pulumi's own folder, as the host loads them.
  */
 export interface DynamicHost {
+  /** Configures a dynamic-provider host as the engine does: the stack's config under namespaced keys. */
   configure(config: Record<string, string>): Promise<void>;
+  /**
+   * Configures a provider plugin of package `service` as the engine does (provider_plugin.go): `args` are
+   * its inputs as given (keys without the namespace, values typed, secrets wrapped), and the deprecated
+   * `variables` the same as `service:config:<key>` text, secrets revealed and other values in JSON.
+   */
+  configureProvider(args: Record<string, unknown>, urn?: string): Promise<void>;
   check(
     urn: string,
     olds: object,
@@ -158,6 +172,19 @@ export async function startDynamicHost(options: {
       for (const [key, value] of Object.entries(config)) {
         req.getVariablesMap().set(key.replace(/^([^:]+):/, "$1:config:"), value);
       }
+      req.setAcceptsecrets(true);
+      await unary("configure", req);
+    },
+    async configureProvider(args, urn) {
+      const req = new proto.ConfigureRequest();
+      req.setArgs(struct(args));
+      for (const [key, value] of Object.entries(args)) {
+        const plain = revealed(value);
+        req
+          .getVariablesMap()
+          .set(`service:config:${key}`, typeof plain === "string" ? plain : JSON.stringify(plain));
+      }
+      if (urn) req.setUrn(urn);
       req.setAcceptsecrets(true);
       await unary("configure", req);
     },

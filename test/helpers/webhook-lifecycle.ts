@@ -21,7 +21,12 @@ export async function webhookLifecycleOverGrpc(
     ...(providerText === undefined ? {} : { __provider: providerText }),
     ...webhookArgs(overrides),
   });
-  await host.configure({ "service:token": HOOKS_TOKEN, "service:baseUrl": world.sandbox.url });
+  // As the engine configures each: the dynamic host with the stack's namespaced keys, the plugin with its inputs.
+  if (providerText === undefined) {
+    await host.configureProvider({ token: HOOKS_TOKEN, baseUrl: world.sandbox.url });
+  } else {
+    await host.configure({ "service:token": HOOKS_TOKEN, "service:baseUrl": world.sandbox.url });
+  }
 
   const preview = await host.check(URN, {}, news({ endpoint: UNKNOWN }));
   expect(preview.failures).toEqual([]);

@@ -64,6 +64,60 @@ describe("the provider plugin's schema", () => {
     expect(undescribed).toEqual([]);
   });
 
+  it("types the configuration: a number, an object of strings, an enum, each default and environment variable", () => {
+    expect(schema.config.variables).toMatchObject({
+      retryBudgetSeconds: {
+        type: "number",
+        default: 60,
+        defaultInfo: { environment: ["SERVICE_RETRY_BUDGET_SECONDS"] },
+      },
+      hostOverrides: {
+        type: "object",
+        additionalProperties: { type: "string" },
+        defaultInfo: { environment: ["SERVICE_HOST_OVERRIDES"] },
+      },
+      acceptLanguage: { $ref: "#/types/service:index:AcceptLanguage", default: "en" },
+      baseUrl: {
+        type: "string",
+        default: "http://127.0.0.1:8787",
+        defaultInfo: { environment: ["SERVICE_BASE_URL"] },
+      },
+      token: { type: "string", secret: true, defaultInfo: { environment: ["SERVICE_API_TOKEN"] } },
+    });
+    // The provider's inputs have the same types, and no default the SDKs would fill in in the program.
+    for (const [key, input] of Object.entries(schema.provider.inputProperties)) {
+      const { default: _d, defaultInfo: _e, ...variable } = schema.config.variables[key]!;
+      expect(input).toEqual(variable);
+    }
+  });
+
+  it("has enums for the API version and the display language, which every input of theirs refers to", () => {
+    const values = (token: string) =>
+      (schema.types[token] as { enum?: { value: string }[] }).enum?.map((v) => v.value);
+    expect(values("service:index:ApiVersion")).toEqual(["2.0", "1.4"]);
+    expect(values("service:index:AcceptLanguage")).toEqual(["en", "ja"]);
+    const refs = Object.values(schema.resources).flatMap((r) =>
+      Object.entries((r as { inputProperties: Record<string, { $ref?: string }> }).inputProperties)
+        .filter(([key]) => key === "apiVersion" || key === "acceptLanguage")
+        .map(([key, spec]) => [key, spec.$ref]),
+    );
+    expect(refs.length).toBeGreaterThanOrEqual(5);
+    for (const [key, ref] of refs) {
+      expect(ref).toBe(`#/types/service:index:${key === "apiVersion" ? "ApiVersion" : "AcceptLanguage"}`);
+    }
+  });
+
+  it("gives each custom resource stateInputs, its state's properties, and the component none", () => {
+    for (const d of Object.values(registry)) {
+      const spec = schema.resources[d.pluginToken] as {
+        properties: Record<string, unknown>;
+        stateInputs?: { type: string; properties: Record<string, unknown> };
+      };
+      expect(spec.stateInputs).toMatchObject({ type: "object", properties: spec.properties });
+    }
+    expect(schema.resources[DOMAIN_COMPONENT_TYPE]).not.toHaveProperty("stateInputs");
+  });
+
   it("names each language's package", () => {
     expect(schema.language).toMatchObject({
       python: { packageName: "service_pulumi" },

@@ -13,6 +13,7 @@ export interface JsonSchema {
   readonly items?: JsonSchema;
   readonly additionalProperties?: boolean | JsonSchema;
   readonly anyOf?: readonly JsonSchema[];
+  readonly enum?: readonly unknown[];
 }
 
 /** A property or type in a Pulumi schema. */
@@ -23,6 +24,35 @@ export interface TypeSpec {
   readonly $ref?: string;
   readonly description?: string;
   readonly secret?: boolean;
+  readonly default?: string | number;
+  readonly defaultInfo?: { readonly environment: readonly string[] };
+}
+
+/** One value of an enum type. */
+export interface EnumValue {
+  /** The name each SDK gives the value's constant (`ApiVersionV2_0` in Go). */
+  readonly name: string;
+  /** The value itself. */
+  readonly value: string;
+  /** What it means. */
+  readonly description: string;
+}
+
+/** An enum, declared once (tools/codegen/schema-sources.ts): its values, and the name of its type. */
+export interface EnumDeclaration {
+  /** The type's name, whose token is the package's (`service:index:ApiVersion`). */
+  readonly name: string;
+  /** What a value of it is. */
+  readonly description: string;
+  /** Its values, in the order the SDKs list them. */
+  readonly values: readonly EnumValue[];
+}
+
+/** An enum type of the Pulumi schema's `types` section. */
+export interface EnumTypeSpec {
+  readonly type: "string";
+  readonly description: string;
+  readonly enum: readonly EnumValue[];
 }
 
 /** An object type of the Pulumi schema's `types` section. */
@@ -43,13 +73,36 @@ const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
 /** Converts shapes into the schema's properties, collecting the object types they refer to. */
 export class TypeCollector {
-  /** The object types, by token. */
-  readonly types: Record<string, ObjectTypeSpec> = {};
+  /** The object and enum types, by token. */
+  readonly types: Record<string, ObjectTypeSpec | EnumTypeSpec> = {};
 
+  /**
+   * @param enums - The enums a string with a fixed set of values refers to, by that set; a set of values
+   *   not among them stays a string.
+   */
   constructor(
     private readonly sources: SourceDocs,
     private readonly tokenOf: (name: string) => string,
+    private readonly enums: readonly EnumDeclaration[] = [],
   ) {}
+
+  /** The reference to the enum type `declared`, registered on first use. */
+  enumRef(declared: EnumDeclaration): TypeSpec {
+    const token = this.tokenOf(declared.name);
+    this.types[token] ??= { type: "string", description: declared.description, enum: declared.values };
+    return { $ref: `#/types/${token}` };
+  }
+
+  /** The enum declared with exactly the values `values`, in any order. */
+  private enumOf(values: readonly unknown[]): EnumDeclaration | undefined {
+    const key = JSON.stringify([...values].map(String).sort());
+    return this.enums.find((e) => JSON.stringify(e.values.map((v) => v.value).sort()) === key);
+  }
+
+  /** The type of a value of the zod-made JSON Schema `shape` that holds no object of its own. */
+  typeOfValue(shape: JsonSchema, name: string): TypeSpec {
+    return this.typeOf(shape, undefined, name, name);
+  }
 
   /**
    * The properties of an object `shape`, each described by its member in `docs`; `owner` names object
@@ -83,6 +136,8 @@ export class TypeCollector {
     const variants = (shape.anyOf ?? []).filter((v) => v.type !== "null");
     if (variants.length === 1) return this.typeOf(variants[0]!, docs, fallbackName, about);
     const type = Array.isArray(shape.type) ? shape.type.find((t) => t !== "null") : shape.type;
+    const declared = shape.enum && this.enumOf(shape.enum);
+    if (declared) return this.enumRef(declared);
     switch (type) {
       case "string":
       case "boolean":
@@ -121,6 +176,9 @@ export class TypeCollector {
       ...(required.length > 0 ? { required } : {}),
     };
     const known = this.types[token];
+    if (known && !("properties" in known)) {
+      throw new Error(`An object type and an enum are both named ${name}: name one of them otherwise.`);
+    }
     if (known && JSON.stringify(shapeOf(known)) !== JSON.stringify(shapeOf(spec))) {
       throw new Error(`Two different object types are both named ${name}: name one of them otherwise.`);
     }

@@ -4,6 +4,8 @@
  * registry fails to compile here until the schema can describe it.
  */
 import type { z } from "zod";
+import { LANGUAGES, type Language } from "../../contract/languages";
+import { API_VERSIONS, type ApiVersion } from "../../contract/versions";
 import {
   RegistrationInputs,
   RegistrationOutputs,
@@ -14,6 +16,7 @@ import { DomainComponentInputs, DomainComponentOutputs } from "../../provider/pl
 import { FileInputs, FileOutputs } from "../../provider/publishers/verification-file";
 import type * as registry from "../../provider/registry";
 import { WebhookState, webhookInputsSchema } from "../../provider/webhook/schema";
+import type { EnumDeclaration, EnumValue } from "./pulumi-types";
 
 /** A TypeScript declaration, by file (relative to the package root) and name. */
 interface DocSource {
@@ -88,3 +91,33 @@ export const DOCUMENTED_FILES = [
     [...Object.values(RESOURCE_SHAPES), DOMAIN_SHAPE].flatMap((s) => [s.args.file, s.resource.file]),
   ),
 ];
+
+/** The values of `values`, each named and described by `docs`, which must cover every one of them. */
+const enumValues = <V extends string>(
+  values: readonly V[],
+  docs: Readonly<Record<V, Omit<EnumValue, "value">>>,
+): EnumValue[] => values.map((value) => ({ value, ...docs[value] }));
+
+/**
+ * The enums of the schema: a string input, output or setting whose zod schema takes exactly one of these
+ * sets of values refers to its type. Their values come from the contract; a value added there fails to
+ * compile here until it is named.
+ */
+export const ENUMS = {
+  acceptLanguage: {
+    name: "AcceptLanguage",
+    description: "A display language of the service's answers (`Accept-Language`).",
+    values: enumValues<Language>(LANGUAGES, {
+      en: { name: "English", description: "English, the service's default." },
+      ja: { name: "Japanese", description: "Japanese." },
+    }),
+  },
+  apiVersion: {
+    name: "ApiVersion",
+    description: "An API version the package speaks (`Api-Version`).",
+    values: enumValues<ApiVersion>(API_VERSIONS, {
+      "2.0": { name: "V2_0", description: "API 2.0, on the `/v2` routes: the default." },
+      "1.4": { name: "V1_4", description: "API 1.4, on the `/v1` routes." },
+    }),
+  },
+} as const satisfies Record<string, EnumDeclaration>;

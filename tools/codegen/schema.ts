@@ -11,9 +11,10 @@ import { PLUGIN_PACKAGE } from "../../contract/pulumi-package";
 import { DOMAIN_COMPONENT_TYPE, domainVerification } from "../../provider/domain/declaration";
 import * as registry from "../../provider/registry";
 import { pluginToken, type SecretProperties } from "../../provider/resource-kit/declaration";
+import { schemaOf } from "../../provider/settings/schema-kit";
 import { CONFIG_DESCRIPTION, SETTING_ROWS, type Setting } from "../../provider/settings/table";
 import { type JsonSchema, type Properties, TypeCollector, type TypeSpec } from "./pulumi-types";
-import { DOCUMENTED_FILES, DOMAIN_SHAPE, RESOURCE_SHAPES, type Shape } from "./schema-sources";
+import { DOCUMENTED_FILES, DOMAIN_SHAPE, ENUMS, RESOURCE_SHAPES, type Shape } from "./schema-sources";
 import { SourceDocs } from "./tsdoc";
 
 /** The file the schema is written to and the plugin serves, at the package root. */
@@ -45,6 +46,55 @@ function settingDescription(setting: Setting): string {
         : String(setting.default);
   if (setting.env === undefined) return setting.description;
   return `${setting.description} Falls back to ${setting.env}${defaulted ? `, then ${defaulted}` : ""}.`;
+}
+
+/**
+ * A setting with a stack config key as the provider's inputs describe it: its type from its zod schema,
+ * checked against the table's `type`, which the readers go by.
+ */
+function settingInput(setting: Setting, types: TypeCollector): TypeSpec {
+  const shape = z.toJSONSchema(schemaOf(setting), { io: "input", unrepresentable: "any" }) as JsonSchema;
+  const typed = types.typeOfValue(shape, setting.config!);
+  if ((typed.type ?? "string") !== (setting.type ?? "string")) {
+    throw new Error(
+      `The setting ${setting.config} is typed ${setting.type ?? "string"} in provider/settings/table.ts but its schema takes a ${typed.type}: make the two agree.`,
+    );
+  }
+  return {
+    ...typed,
+    description: settingDescription(setting),
+    ...(setting.secret ? { secret: true } : {}),
+  };
+}
+
+/**
+ * A setting as the schema's config section describes it: as an input, with its default in its type and
+ * its SERVICE_* variable as where the default comes from first. The provider's inputs carry neither: the
+ * SDKs would then read the environment and fill in the default in the program, and send them (the token
+ * among them) to the provider's state, where a setting left out falls back in the provider's process.
+ */
+function settingVariable(setting: Setting, types: TypeCollector): TypeSpec {
+  const { secret, ...input } = settingInput(setting, types);
+  return {
+    ...input,
+    ...(setting.default === undefined
+      ? {}
+      : { default: setting.type === "number" ? Number(setting.default) : String(setting.default) }),
+    ...(setting.env === undefined ? {} : { defaultInfo: { environment: [setting.env] } }),
+    ...(secret ? { secret } : {}),
+  };
+}
+
+/**
+ * A custom resource's `stateInputs`: what `get` with a state takes to look one up, which is what its state
+ * holds, its outputs.
+ */
+function stateInputs(name: string, properties: Record<string, TypeSpec>) {
+  return {
+    description: `Input properties used for looking up and filtering ${name} resources.`,
+    type: "object",
+    properties,
+  };
 }
 
 /** The package's language sections: each SDK's package name, as the issue names them. */
@@ -81,7 +131,7 @@ function languages(peerPulumi: string) {
 export function generateSchema(root: string) {
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
   const docs = new SourceDocs(root, DOCUMENTED_FILES);
-  const types = new TypeCollector(docs, pluginToken);
+  const types = new TypeCollector(docs, pluginToken, Object.values(ENUMS));
 
   function resource(shape: Shape, secrets: SecretProperties) {
     const args = docs.declaration(shape.args.file, shape.args.name);
@@ -90,12 +140,14 @@ export function generateSchema(root: string) {
     const outputShape = jsonSchema(shape.outputs, "output");
     const published = [...declared.members.keys()].filter((key) => key in (outputShape.properties ?? {}));
     const outputs: Properties = types.properties(outputShape, declared, shape.resource.name, published);
+    const properties = withSecrets(outputs.properties, [...secrets.outputs, ...secrets.inputs]);
     return {
       description: declared.description,
-      properties: withSecrets(outputs.properties, [...secrets.outputs, ...secrets.inputs]),
+      properties,
       required: outputs.required,
       inputProperties: withSecrets(inputs.properties, secrets.inputs),
       requiredInputs: inputs.required,
+      stateInputs: stateInputs(shape.resource.name, properties),
     };
   }
 
@@ -104,27 +156,16 @@ export function generateSchema(root: string) {
     resources[declared.pluginToken] = resource(RESOURCE_SHAPES[declared.key], declared.secrets);
   }
   // The component passes its inputs to its steps: what is secret there is secret here.
-  resources[DOMAIN_COMPONENT_TYPE] = {
-    isComponent: true,
-    ...resource(DOMAIN_SHAPE, { inputs: domainVerification.secrets.inputs, outputs: [] }),
-  };
+  // A component is never looked up from state: it has no stateInputs.
+  const { stateInputs: _none, ...component } = resource(DOMAIN_SHAPE, {
+    inputs: domainVerification.secrets.inputs,
+    outputs: [],
+  });
+  resources[DOMAIN_COMPONENT_TYPE] = { isComponent: true, ...component };
 
-  const settings = Object.fromEntries(
-    SETTING_ROWS.flatMap(([, setting]) =>
-      setting.config === undefined
-        ? []
-        : [
-            [
-              setting.config,
-              {
-                type: "string",
-                description: settingDescription(setting),
-                ...(setting.secret ? { secret: true } : {}),
-              },
-            ],
-          ],
-    ),
-  );
+  const configured = SETTING_ROWS.flatMap(([, setting]) => (setting.config === undefined ? [] : [setting]));
+  const settings = (spec: (setting: Setting, types: TypeCollector) => TypeSpec) =>
+    Object.fromEntries(configured.map((setting) => [setting.config!, spec(setting, types)]));
 
   const repository = (pkg.repository.url as string).replace(/^git\+/, "").replace(/\.git$/, "");
   return {
@@ -145,8 +186,8 @@ export function generateSchema(root: string) {
     pluginDownloadURL: repository.replace(/^https:\/\/github\.com\//, "github://api.github.com/"),
     // SDKs that pack on their own: a go.mod for Go, a pyproject.toml for Python.
     meta: { moduleFormat: "(.*)", supportPack: true },
-    config: { variables: settings },
-    provider: { description: CONFIG_DESCRIPTION, inputProperties: settings },
+    config: { variables: settings(settingVariable) },
+    provider: { description: CONFIG_DESCRIPTION, inputProperties: settings(settingInput) },
     resources,
     types: types.types,
     language: languages(pkg.peerDependencies["@pulumi/pulumi"] as string),

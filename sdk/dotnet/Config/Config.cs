@@ -32,17 +32,17 @@ namespace ServicePulumi.Service
 
         private static readonly global::Pulumi.Config __config = new global::Pulumi.Config("service");
 
-        private static readonly __Value<string?> _acceptLanguage = new __Value<string?>(() => __config.Get("acceptLanguage"));
+        private static readonly __Value<ServicePulumi.Service.AcceptLanguage?> _acceptLanguage = new __Value<ServicePulumi.Service.AcceptLanguage?>(() => __config.GetObject<ServicePulumi.Service.AcceptLanguage>("acceptLanguage") ?? ServicePulumi.Service.AcceptLanguage.English);
         /// <summary>
         /// Display language of the service's answers, `en` (default) or `ja`.
         /// </summary>
-        public static string? AcceptLanguage
+        public static ServicePulumi.Service.AcceptLanguage? AcceptLanguage
         {
             get => _acceptLanguage.Get();
             set => _acceptLanguage.Set(value);
         }
 
-        private static readonly __Value<string?> _baseUrl = new __Value<string?>(() => __config.Get("baseUrl"));
+        private static readonly __Value<string?> _baseUrl = new __Value<string?>(() => __config.Get("baseUrl") ?? Utilities.GetEnv("SERVICE_BASE_URL") ?? "http://127.0.0.1:8787");
         /// <summary>
         /// The API base URL. Falls back to SERVICE_BASE_URL, then the local sandbox (http://127.0.0.1:8787).
         /// </summary>
@@ -52,27 +52,27 @@ namespace ServicePulumi.Service
             set => _baseUrl.Set(value);
         }
 
-        private static readonly __Value<string?> _hostOverrides = new __Value<string?>(() => __config.Get("hostOverrides"));
+        private static readonly __Value<ImmutableDictionary<string, string>?> _hostOverrides = new __Value<ImmutableDictionary<string, string>?>(() => __config.GetObject<ImmutableDictionary<string, string>>("hostOverrides") ?? Utilities.GetEnv("SERVICE_HOST_OVERRIDES"));
         /// <summary>
-        /// A JSON object of hostname to origin URL, where to fetch `https://&lt;hostname&gt;/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
+        /// An object of hostname to origin URL, where to fetch `https://&lt;hostname&gt;/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
         /// </summary>
-        public static string? HostOverrides
+        public static ImmutableDictionary<string, string>? HostOverrides
         {
             get => _hostOverrides.Get();
             set => _hostOverrides.Set(value);
         }
 
-        private static readonly __Value<string?> _retryBudgetSeconds = new __Value<string?>(() => __config.Get("retryBudgetSeconds"));
+        private static readonly __Value<double?> _retryBudgetSeconds = new __Value<double?>(() => __config.GetDouble("retryBudgetSeconds") ?? Utilities.GetEnvDouble("SERVICE_RETRY_BUDGET_SECONDS") ?? 60);
         /// <summary>
         /// Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
         /// </summary>
-        public static string? RetryBudgetSeconds
+        public static double? RetryBudgetSeconds
         {
             get => _retryBudgetSeconds.Get();
             set => _retryBudgetSeconds.Set(value);
         }
 
-        private static readonly __Value<string?> _token = new __Value<string?>(() => __config.Get("token"));
+        private static readonly __Value<string?> _token = new __Value<string?>(() => __config.Get("token") ?? Utilities.GetEnv("SERVICE_API_TOKEN"));
         /// <summary>
         /// The API token, with webhooks enabled for webhooks and domains (a secret). Falls back to SERVICE_API_TOKEN.
         /// </summary>

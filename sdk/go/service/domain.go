@@ -55,7 +55,7 @@ func NewDomain(ctx *pulumi.Context,
 
 type domainArgs struct {
 	// Display language of the service's answers; default from service:acceptLanguage, else "en".
-	AcceptLanguage *string `pulumi:"acceptLanguage"`
+	AcceptLanguage *AcceptLanguage `pulumi:"acceptLanguage"`
 	// Take over a domain that is already registered: nothing is published and nothing is finished.
 	Adopt *bool `pulumi:"adopt"`
 	// Credentials for this domain only, ahead of the stack config and the environment. Stored as a secret.
@@ -72,7 +72,7 @@ type domainArgs struct {
 // The set of arguments for constructing a Domain resource.
 type DomainArgs struct {
 	// Display language of the service's answers; default from service:acceptLanguage, else "en".
-	AcceptLanguage pulumi.StringPtrInput
+	AcceptLanguage AcceptLanguagePtrInput
 	// Take over a domain that is already registered: nothing is published and nothing is finished.
 	Adopt pulumi.BoolPtrInput
 	// Credentials for this domain only, ahead of the stack config and the environment. Stored as a secret.

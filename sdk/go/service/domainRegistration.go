@@ -70,9 +70,33 @@ func GetDomainRegistration(ctx *pulumi.Context,
 
 // Input properties used for looking up and filtering DomainRegistration resources.
 type domainRegistrationState struct {
+	// The hostname being verified.
+	DomainName *string `pulumi:"domainName"`
+	// When the link expires (ISO date-time); refresh reports the registration gone after it.
+	ExpiresAt *string `pulumi:"expiresAt"`
+	// `service_url_registration/<verifier>`: the object key to publish the token at.
+	Key *string `pulumi:"key"`
+	// The exact body `url` must serve. A secret output.
+	RegisterToken *string `pulumi:"registerToken"`
+	// `https://<domainName>/service_url_registration/<verifier>`: where the token must be served.
+	Url *string `pulumi:"url"`
+	// The registration's verifier, the last segment of `url`.
+	Verifier *string `pulumi:"verifier"`
 }
 
 type DomainRegistrationState struct {
+	// The hostname being verified.
+	DomainName pulumi.StringPtrInput
+	// When the link expires (ISO date-time); refresh reports the registration gone after it.
+	ExpiresAt pulumi.StringPtrInput
+	// `service_url_registration/<verifier>`: the object key to publish the token at.
+	Key pulumi.StringPtrInput
+	// The exact body `url` must serve. A secret output.
+	RegisterToken pulumi.StringPtrInput
+	// `https://<domainName>/service_url_registration/<verifier>`: where the token must be served.
+	Url pulumi.StringPtrInput
+	// The registration's verifier, the last segment of `url`.
+	Verifier pulumi.StringPtrInput
 }
 
 func (DomainRegistrationState) ElementType() reflect.Type {
@@ -87,7 +111,7 @@ func DomainRegistrationExists(ctx *pulumi.Context,
 
 type domainRegistrationArgs struct {
 	// Display language of the service's answers; default from service:acceptLanguage, else "en".
-	AcceptLanguage *string `pulumi:"acceptLanguage"`
+	AcceptLanguage *AcceptLanguage `pulumi:"acceptLanguage"`
 	// Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret.
 	Connection *ConnectionInput `pulumi:"connection"`
 	// A bare hostname, such as hooks.example.com.
@@ -97,7 +121,7 @@ type domainRegistrationArgs struct {
 // The set of arguments for constructing a DomainRegistration resource.
 type DomainRegistrationArgs struct {
 	// Display language of the service's answers; default from service:acceptLanguage, else "en".
-	AcceptLanguage pulumi.StringPtrInput
+	AcceptLanguage AcceptLanguagePtrInput
 	// Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret.
 	Connection ConnectionInputPtrInput
 	// A bare hostname, such as hooks.example.com.

@@ -65,9 +65,25 @@ func GetDomainVerification(ctx *pulumi.Context,
 
 // Input properties used for looking up and filtering DomainVerification resources.
 type domainVerificationState struct {
+	// When the service registered the domain (display form), when it says.
+	CreateTime *string `pulumi:"createTime"`
+	// The registered hostname.
+	DomainName *string `pulumi:"domainName"`
+	// The service's domain_uuid, also the resource id.
+	DomainUuid *string `pulumi:"domainUuid"`
+	// "registered" by this resource, or "adopted".
+	Status *string `pulumi:"status"`
 }
 
 type DomainVerificationState struct {
+	// When the service registered the domain (display form), when it says.
+	CreateTime pulumi.StringPtrInput
+	// The registered hostname.
+	DomainName pulumi.StringPtrInput
+	// The service's domain_uuid, also the resource id.
+	DomainUuid pulumi.StringPtrInput
+	// "registered" by this resource, or "adopted".
+	Status pulumi.StringPtrInput
 }
 
 func (DomainVerificationState) ElementType() reflect.Type {
@@ -82,7 +98,7 @@ func DomainVerificationExists(ctx *pulumi.Context,
 
 type domainVerificationArgs struct {
 	// Display language of the service's answers; default from service:acceptLanguage, else "en".
-	AcceptLanguage *string `pulumi:"acceptLanguage"`
+	AcceptLanguage *AcceptLanguage `pulumi:"acceptLanguage"`
 	// Take over an already registered domain instead of verifying it.
 	Adopt *bool `pulumi:"adopt"`
 	// Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret.
@@ -104,7 +120,7 @@ type domainVerificationArgs struct {
 // The set of arguments for constructing a DomainVerification resource.
 type DomainVerificationArgs struct {
 	// Display language of the service's answers; default from service:acceptLanguage, else "en".
-	AcceptLanguage pulumi.StringPtrInput
+	AcceptLanguage AcceptLanguagePtrInput
 	// Take over an already registered domain instead of verifying it.
 	Adopt pulumi.BoolPtrInput
 	// Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret.

@@ -37,13 +37,13 @@ func NewProvider(ctx *pulumi.Context,
 
 type providerArgs struct {
 	// Display language of the service's answers, `en` (default) or `ja`.
-	AcceptLanguage *string `pulumi:"acceptLanguage"`
+	AcceptLanguage *AcceptLanguage `pulumi:"acceptLanguage"`
 	// The API base URL. Falls back to SERVICE_BASE_URL, then the local sandbox (http://127.0.0.1:8787).
 	BaseUrl *string `pulumi:"baseUrl"`
-	// A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
-	HostOverrides *string `pulumi:"hostOverrides"`
+	// An object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
+	HostOverrides map[string]string `pulumi:"hostOverrides"`
 	// Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
-	RetryBudgetSeconds *string `pulumi:"retryBudgetSeconds"`
+	RetryBudgetSeconds *float64 `pulumi:"retryBudgetSeconds"`
 	// The API token, with webhooks enabled for webhooks and domains (a secret). Falls back to SERVICE_API_TOKEN.
 	Token *string `pulumi:"token"`
 }
@@ -51,13 +51,13 @@ type providerArgs struct {
 // The set of arguments for constructing a Provider resource.
 type ProviderArgs struct {
 	// Display language of the service's answers, `en` (default) or `ja`.
-	AcceptLanguage pulumi.StringPtrInput
+	AcceptLanguage AcceptLanguagePtrInput
 	// The API base URL. Falls back to SERVICE_BASE_URL, then the local sandbox (http://127.0.0.1:8787).
 	BaseUrl pulumi.StringPtrInput
-	// A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
-	HostOverrides pulumi.StringPtrInput
+	// An object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
+	HostOverrides pulumi.StringMapInput
 	// Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
-	RetryBudgetSeconds pulumi.StringPtrInput
+	RetryBudgetSeconds pulumi.Float64PtrInput
 	// The API token, with webhooks enabled for webhooks and domains (a secret). Falls back to SERVICE_API_TOKEN.
 	Token pulumi.StringPtrInput
 }

@@ -298,6 +298,78 @@ type WebhookOwner struct {
 	Username string `pulumi:"username"`
 }
 
+// WebhookOwnerInput is an input type that accepts WebhookOwnerArgs and WebhookOwnerOutput values.
+// You can construct a concrete instance of `WebhookOwnerInput` via:
+//
+//	WebhookOwnerArgs{...}
+type WebhookOwnerInput interface {
+	pulumi.Input
+
+	ToWebhookOwnerOutput() WebhookOwnerOutput
+	ToWebhookOwnerOutputWithContext(context.Context) WebhookOwnerOutput
+}
+
+// The organization and user that own the webhook.
+type WebhookOwnerArgs struct {
+	// The organization's name.
+	Organization pulumi.StringInput `pulumi:"organization"`
+	// The user who created the webhook; "" when the service did not say.
+	Username pulumi.StringInput `pulumi:"username"`
+}
+
+func (WebhookOwnerArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*WebhookOwner)(nil)).Elem()
+}
+
+func (i WebhookOwnerArgs) ToWebhookOwnerOutput() WebhookOwnerOutput {
+	return i.ToWebhookOwnerOutputWithContext(context.Background())
+}
+
+func (i WebhookOwnerArgs) ToWebhookOwnerOutputWithContext(ctx context.Context) WebhookOwnerOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(WebhookOwnerOutput)
+}
+
+func (i WebhookOwnerArgs) ToWebhookOwnerPtrOutput() WebhookOwnerPtrOutput {
+	return i.ToWebhookOwnerPtrOutputWithContext(context.Background())
+}
+
+func (i WebhookOwnerArgs) ToWebhookOwnerPtrOutputWithContext(ctx context.Context) WebhookOwnerPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(WebhookOwnerOutput).ToWebhookOwnerPtrOutputWithContext(ctx)
+}
+
+// WebhookOwnerPtrInput is an input type that accepts WebhookOwnerArgs, WebhookOwnerPtr and WebhookOwnerPtrOutput values.
+// You can construct a concrete instance of `WebhookOwnerPtrInput` via:
+//
+//	        WebhookOwnerArgs{...}
+//
+//	or:
+//
+//	        nil
+type WebhookOwnerPtrInput interface {
+	pulumi.Input
+
+	ToWebhookOwnerPtrOutput() WebhookOwnerPtrOutput
+	ToWebhookOwnerPtrOutputWithContext(context.Context) WebhookOwnerPtrOutput
+}
+
+type webhookOwnerPtrType WebhookOwnerArgs
+
+func WebhookOwnerPtr(v *WebhookOwnerArgs) WebhookOwnerPtrInput {
+	return (*webhookOwnerPtrType)(v)
+}
+
+func (*webhookOwnerPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**WebhookOwner)(nil)).Elem()
+}
+
+func (i *webhookOwnerPtrType) ToWebhookOwnerPtrOutput() WebhookOwnerPtrOutput {
+	return i.ToWebhookOwnerPtrOutputWithContext(context.Background())
+}
+
+func (i *webhookOwnerPtrType) ToWebhookOwnerPtrOutputWithContext(ctx context.Context) WebhookOwnerPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(WebhookOwnerPtrOutput)
+}
+
 // The organization and user that own the webhook.
 type WebhookOwnerOutput struct{ *pulumi.OutputState }
 
@@ -311,6 +383,16 @@ func (o WebhookOwnerOutput) ToWebhookOwnerOutput() WebhookOwnerOutput {
 
 func (o WebhookOwnerOutput) ToWebhookOwnerOutputWithContext(ctx context.Context) WebhookOwnerOutput {
 	return o
+}
+
+func (o WebhookOwnerOutput) ToWebhookOwnerPtrOutput() WebhookOwnerPtrOutput {
+	return o.ToWebhookOwnerPtrOutputWithContext(context.Background())
+}
+
+func (o WebhookOwnerOutput) ToWebhookOwnerPtrOutputWithContext(ctx context.Context) WebhookOwnerPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v WebhookOwner) *WebhookOwner {
+		return &v
+	}).(WebhookOwnerPtrOutput)
 }
 
 // The organization's name.
@@ -372,6 +454,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ConnectionInputPtrInput)(nil)).Elem(), ConnectionInputArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WebhookFilterInput)(nil)).Elem(), WebhookFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WebhookFilterArrayInput)(nil)).Elem(), WebhookFilterArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*WebhookOwnerInput)(nil)).Elem(), WebhookOwnerArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*WebhookOwnerPtrInput)(nil)).Elem(), WebhookOwnerArgs{})
 	pulumi.RegisterOutputType(ConnectionInputOutput{})
 	pulumi.RegisterOutputType(ConnectionInputPtrOutput{})
 	pulumi.RegisterOutputType(WebhookFilterOutput{})

@@ -62,9 +62,13 @@ func GetVerificationFile(ctx *pulumi.Context,
 
 // Input properties used for looking up and filtering VerificationFile resources.
 type verificationFileState struct {
+	// The absolute path of the written file.
+	Path *string `pulumi:"path"`
 }
 
 type VerificationFileState struct {
+	// The absolute path of the written file.
+	Path pulumi.StringPtrInput
 }
 
 func (VerificationFileState) ElementType() reflect.Type {

@@ -18,7 +18,7 @@ type Webhook struct {
 	pulumi.CustomResourceState
 
 	// The API generation it was created with.
-	ApiVersion pulumi.StringOutput `pulumi:"apiVersion"`
+	ApiVersion ApiVersionOutput `pulumi:"apiVersion"`
 	// Echoed on every delivery.
 	Channel pulumi.StringOutput `pulumi:"channel"`
 	// When the service created it (display form, UTC).
@@ -78,9 +78,37 @@ func GetWebhook(ctx *pulumi.Context,
 
 // Input properties used for looking up and filtering Webhook resources.
 type webhookState struct {
+	// The API generation it was created with.
+	ApiVersion *ApiVersion `pulumi:"apiVersion"`
+	// Echoed on every delivery.
+	Channel *string `pulumi:"channel"`
+	// When the service created it (display form, UTC).
+	CreateTime *string `pulumi:"createTime"`
+	// The HTTPS URL deliveries go to, as the service recorded it.
+	Endpoint *string `pulumi:"endpoint"`
+	// The filters in canonical order: `value` for one value, `values` for several.
+	Filters []WebhookFilter `pulumi:"filters"`
+	// The organization and user that own the webhook.
+	Owner *WebhookOwner `pulumi:"owner"`
+	// The service's webhook_uuid (also the resource id, except while a create's outcome is still unknown).
+	WebhookUuid *string `pulumi:"webhookUuid"`
 }
 
 type WebhookState struct {
+	// The API generation it was created with.
+	ApiVersion ApiVersionPtrInput
+	// Echoed on every delivery.
+	Channel pulumi.StringPtrInput
+	// When the service created it (display form, UTC).
+	CreateTime pulumi.StringPtrInput
+	// The HTTPS URL deliveries go to, as the service recorded it.
+	Endpoint pulumi.StringPtrInput
+	// The filters in canonical order: `value` for one value, `values` for several.
+	Filters WebhookFilterArrayInput
+	// The organization and user that own the webhook.
+	Owner WebhookOwnerPtrInput
+	// The service's webhook_uuid (also the resource id, except while a create's outcome is still unknown).
+	WebhookUuid pulumi.StringPtrInput
 }
 
 func (WebhookState) ElementType() reflect.Type {
@@ -95,11 +123,11 @@ func WebhookExists(ctx *pulumi.Context,
 
 type webhookArgs struct {
 	// Display language of the service's answers; default from service:acceptLanguage, else "en".
-	AcceptLanguage *string `pulumi:"acceptLanguage"`
+	AcceptLanguage *AcceptLanguage `pulumi:"acceptLanguage"`
 	// Take over this existing active webhook instead of creating one (stands in for `pulumi import`).
 	AdoptWebhookUuid *string `pulumi:"adoptWebhookUuid"`
 	// "2.0" (default) or "1.4".
-	ApiVersion *string `pulumi:"apiVersion"`
+	ApiVersion *ApiVersion `pulumi:"apiVersion"`
 	// Echoed on every delivery; default "default".
 	Channel *string `pulumi:"channel"`
 	// Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret.
@@ -115,11 +143,11 @@ type webhookArgs struct {
 // The set of arguments for constructing a Webhook resource.
 type WebhookArgs struct {
 	// Display language of the service's answers; default from service:acceptLanguage, else "en".
-	AcceptLanguage pulumi.StringPtrInput
+	AcceptLanguage AcceptLanguagePtrInput
 	// Take over this existing active webhook instead of creating one (stands in for `pulumi import`).
 	AdoptWebhookUuid pulumi.StringPtrInput
 	// "2.0" (default) or "1.4".
-	ApiVersion pulumi.StringPtrInput
+	ApiVersion ApiVersionPtrInput
 	// Echoed on every delivery; default "default".
 	Channel pulumi.StringPtrInput
 	// Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret.
@@ -220,8 +248,8 @@ func (o WebhookOutput) ToWebhookOutputWithContext(ctx context.Context) WebhookOu
 }
 
 // The API generation it was created with.
-func (o WebhookOutput) ApiVersion() pulumi.StringOutput {
-	return o.ApplyT(func(v *Webhook) pulumi.StringOutput { return v.ApiVersion }).(pulumi.StringOutput)
+func (o WebhookOutput) ApiVersion() ApiVersionOutput {
+	return o.ApplyT(func(v *Webhook) ApiVersionOutput { return v.ApiVersion }).(ApiVersionOutput)
 }
 
 // Echoed on every delivery.

@@ -13,12 +13,15 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = [
     'ConnectionInputArgs',
     'ConnectionInputArgsDict',
     'WebhookFilterArgs',
     'WebhookFilterArgsDict',
+    'WebhookOwnerArgs',
+    'WebhookOwnerArgsDict',
 ]
 
 class ConnectionInputArgsDict(TypedDict):
@@ -145,5 +148,57 @@ class WebhookFilterArgs:
     @values.setter
     def values(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "values", value)
+
+
+class WebhookOwnerArgsDict(TypedDict):
+    """
+    The organization and user that own the webhook.
+    """
+    organization: pulumi.Input[_builtins.str]
+    """
+    The organization's name.
+    """
+    username: pulumi.Input[_builtins.str]
+    """
+    The user who created the webhook; "" when the service did not say.
+    """
+
+@pulumi.input_type
+class WebhookOwnerArgs:
+    def __init__(__self__, *,
+                 organization: pulumi.Input[_builtins.str],
+                 username: pulumi.Input[_builtins.str]):
+        """
+        The organization and user that own the webhook.
+
+        :param pulumi.Input[_builtins.str] organization: The organization's name.
+        :param pulumi.Input[_builtins.str] username: The user who created the webhook; "" when the service did not say.
+        """
+        pulumi.set(__self__, "organization", organization)
+        pulumi.set(__self__, "username", username)
+
+    @_builtins.property
+    @pulumi.getter
+    def organization(self) -> pulumi.Input[_builtins.str]:
+        """
+        The organization's name.
+        """
+        return pulumi.get(self, "organization")
+
+    @organization.setter
+    def organization(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "organization", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> pulumi.Input[_builtins.str]:
+        """
+        The user who created the webhook; "" when the service did not say.
+        """
+        return pulumi.get(self, "username")
+
+    @username.setter
+    def username(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "username", value)
 
 

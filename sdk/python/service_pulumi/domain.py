@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['DomainArgs', 'Domain']
@@ -21,7 +22,7 @@ __all__ = ['DomainArgs', 'Domain']
 class DomainArgs:
     def __init__(__self__, *,
                  domain_name: pulumi.Input[_builtins.str],
-                 accept_language: pulumi.Input[Optional[_builtins.str]] = None,
+                 accept_language: pulumi.Input[Optional['AcceptLanguage']] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  connection: pulumi.Input[Optional['ConnectionInputArgs']] = None,
                  publish_directory: pulumi.Input[Optional[_builtins.str]] = None,
@@ -30,7 +31,7 @@ class DomainArgs:
         The set of arguments for constructing a Domain resource.
 
         :param pulumi.Input[_builtins.str] domain_name: A bare hostname, such as hooks.example.com.
-        :param pulumi.Input[_builtins.str] accept_language: Display language of the service's answers; default from service:acceptLanguage, else "en".
+        :param pulumi.Input['AcceptLanguage'] accept_language: Display language of the service's answers; default from service:acceptLanguage, else "en".
         :param pulumi.Input[_builtins.bool] adopt: Take over a domain that is already registered: nothing is published and nothing is finished.
         :param pulumi.Input['ConnectionInputArgs'] connection: Credentials for this domain only, ahead of the stack config and the environment. Stored as a secret.
         :param pulumi.Input[_builtins.str] publish_directory: The folder that something serves as https://<domainName>/: the verification file is written into it
@@ -63,14 +64,14 @@ class DomainArgs:
 
     @_builtins.property
     @pulumi.getter(name="acceptLanguage")
-    def accept_language(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def accept_language(self) -> pulumi.Input[Optional['AcceptLanguage']]:
         """
         Display language of the service's answers; default from service:acceptLanguage, else "en".
         """
         return pulumi.get(self, "accept_language")
 
     @accept_language.setter
-    def accept_language(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def accept_language(self, value: pulumi.Input[Optional['AcceptLanguage']]):
         pulumi.set(self, "accept_language", value)
 
     @_builtins.property
@@ -129,7 +130,7 @@ class Domain(pulumi.ComponentResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 accept_language: pulumi.Input[Optional[_builtins.str]] = None,
+                 accept_language: pulumi.Input[Optional['AcceptLanguage']] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  connection: pulumi.Input[Optional[Union['ConnectionInputArgs', 'ConnectionInputArgsDict']]] = None,
                  domain_name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -146,7 +147,7 @@ class Domain(pulumi.ComponentResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] accept_language: Display language of the service's answers; default from service:acceptLanguage, else "en".
+        :param pulumi.Input['AcceptLanguage'] accept_language: Display language of the service's answers; default from service:acceptLanguage, else "en".
         :param pulumi.Input[_builtins.bool] adopt: Take over a domain that is already registered: nothing is published and nothing is finished.
         :param pulumi.Input[Union['ConnectionInputArgs', 'ConnectionInputArgsDict']] connection: Credentials for this domain only, ahead of the stack config and the environment. Stored as a secret.
         :param pulumi.Input[_builtins.str] domain_name: A bare hostname, such as hooks.example.com.
@@ -183,7 +184,7 @@ class Domain(pulumi.ComponentResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 accept_language: pulumi.Input[Optional[_builtins.str]] = None,
+                 accept_language: pulumi.Input[Optional['AcceptLanguage']] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  connection: pulumi.Input[Optional[Union['ConnectionInputArgs', 'ConnectionInputArgsDict']]] = None,
                  domain_name: pulumi.Input[Optional[_builtins.str]] = None,

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['DomainRegistrationArgs', 'DomainRegistration']
@@ -21,13 +22,13 @@ __all__ = ['DomainRegistrationArgs', 'DomainRegistration']
 class DomainRegistrationArgs:
     def __init__(__self__, *,
                  domain_name: pulumi.Input[_builtins.str],
-                 accept_language: pulumi.Input[Optional[_builtins.str]] = None,
+                 accept_language: pulumi.Input[Optional['AcceptLanguage']] = None,
                  connection: pulumi.Input[Optional['ConnectionInputArgs']] = None):
         """
         The set of arguments for constructing a DomainRegistration resource.
 
         :param pulumi.Input[_builtins.str] domain_name: A bare hostname, such as hooks.example.com.
-        :param pulumi.Input[_builtins.str] accept_language: Display language of the service's answers; default from service:acceptLanguage, else "en".
+        :param pulumi.Input['AcceptLanguage'] accept_language: Display language of the service's answers; default from service:acceptLanguage, else "en".
         :param pulumi.Input['ConnectionInputArgs'] connection: Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret.
         """
         pulumi.set(__self__, "domain_name", domain_name)
@@ -50,14 +51,14 @@ class DomainRegistrationArgs:
 
     @_builtins.property
     @pulumi.getter(name="acceptLanguage")
-    def accept_language(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def accept_language(self) -> pulumi.Input[Optional['AcceptLanguage']]:
         """
         Display language of the service's answers; default from service:acceptLanguage, else "en".
         """
         return pulumi.get(self, "accept_language")
 
     @accept_language.setter
-    def accept_language(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def accept_language(self, value: pulumi.Input[Optional['AcceptLanguage']]):
         pulumi.set(self, "accept_language", value)
 
     @_builtins.property
@@ -73,13 +74,118 @@ class DomainRegistrationArgs:
         pulumi.set(self, "connection", value)
 
 
+@pulumi.input_type
+class _DomainRegistrationState:
+    def __init__(__self__, *,
+                 domain_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 expires_at: pulumi.Input[Optional[_builtins.str]] = None,
+                 key: pulumi.Input[Optional[_builtins.str]] = None,
+                 register_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 url: pulumi.Input[Optional[_builtins.str]] = None,
+                 verifier: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Input properties used for looking up and filtering DomainRegistration resources.
+
+        :param pulumi.Input[_builtins.str] domain_name: The hostname being verified.
+        :param pulumi.Input[_builtins.str] expires_at: When the link expires (ISO date-time); refresh reports the registration gone after it.
+        :param pulumi.Input[_builtins.str] key: `service_url_registration/<verifier>`: the object key to publish the token at.
+        :param pulumi.Input[_builtins.str] register_token: The exact body `url` must serve. A secret output.
+        :param pulumi.Input[_builtins.str] url: `https://<domainName>/service_url_registration/<verifier>`: where the token must be served.
+        :param pulumi.Input[_builtins.str] verifier: The registration's verifier, the last segment of `url`.
+        """
+        if domain_name is not None:
+            pulumi.set(__self__, "domain_name", domain_name)
+        if expires_at is not None:
+            pulumi.set(__self__, "expires_at", expires_at)
+        if key is not None:
+            pulumi.set(__self__, "key", key)
+        if register_token is not None:
+            pulumi.set(__self__, "register_token", register_token)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+        if verifier is not None:
+            pulumi.set(__self__, "verifier", verifier)
+
+    @_builtins.property
+    @pulumi.getter(name="domainName")
+    def domain_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The hostname being verified.
+        """
+        return pulumi.get(self, "domain_name")
+
+    @domain_name.setter
+    def domain_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "domain_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="expiresAt")
+    def expires_at(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        When the link expires (ISO date-time); refresh reports the registration gone after it.
+        """
+        return pulumi.get(self, "expires_at")
+
+    @expires_at.setter
+    def expires_at(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "expires_at", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `service_url_registration/<verifier>`: the object key to publish the token at.
+        """
+        return pulumi.get(self, "key")
+
+    @key.setter
+    def key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="registerToken")
+    def register_token(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The exact body `url` must serve. A secret output.
+        """
+        return pulumi.get(self, "register_token")
+
+    @register_token.setter
+    def register_token(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "register_token", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `https://<domainName>/service_url_registration/<verifier>`: where the token must be served.
+        """
+        return pulumi.get(self, "url")
+
+    @url.setter
+    def url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "url", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def verifier(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The registration's verifier, the last segment of `url`.
+        """
+        return pulumi.get(self, "verifier")
+
+    @verifier.setter
+    def verifier(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "verifier", value)
+
+
 @pulumi.type_token("service:index:DomainRegistration")
 class DomainRegistration(pulumi.CustomResource):
     @overload
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 accept_language: pulumi.Input[Optional[_builtins.str]] = None,
+                 accept_language: pulumi.Input[Optional['AcceptLanguage']] = None,
                  connection: pulumi.Input[Optional[Union['ConnectionInputArgs', 'ConnectionInputArgsDict']]] = None,
                  domain_name: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -88,7 +194,7 @@ class DomainRegistration(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] accept_language: Display language of the service's answers; default from service:acceptLanguage, else "en".
+        :param pulumi.Input['AcceptLanguage'] accept_language: Display language of the service's answers; default from service:acceptLanguage, else "en".
         :param pulumi.Input[Union['ConnectionInputArgs', 'ConnectionInputArgsDict']] connection: Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret.
         :param pulumi.Input[_builtins.str] domain_name: A bare hostname, such as hooks.example.com.
         """
@@ -116,7 +222,7 @@ class DomainRegistration(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 accept_language: pulumi.Input[Optional[_builtins.str]] = None,
+                 accept_language: pulumi.Input[Optional['AcceptLanguage']] = None,
                  connection: pulumi.Input[Optional[Union['ConnectionInputArgs', 'ConnectionInputArgsDict']]] = None,
                  domain_name: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -149,7 +255,13 @@ class DomainRegistration(pulumi.CustomResource):
     @staticmethod
     def get(resource_name: str,
             id: pulumi.Input[str],
-            opts: Optional[pulumi.ResourceOptions] = None) -> 'DomainRegistration':
+            opts: Optional[pulumi.ResourceOptions] = None,
+            domain_name: pulumi.Input[Optional[_builtins.str]] = None,
+            expires_at: pulumi.Input[Optional[_builtins.str]] = None,
+            key: pulumi.Input[Optional[_builtins.str]] = None,
+            register_token: pulumi.Input[Optional[_builtins.str]] = None,
+            url: pulumi.Input[Optional[_builtins.str]] = None,
+            verifier: pulumi.Input[Optional[_builtins.str]] = None) -> 'DomainRegistration':
         """
         Get an existing DomainRegistration resource's state with the given name, id, and optional extra
         properties used to qualify the lookup.
@@ -157,23 +269,41 @@ class DomainRegistration(pulumi.CustomResource):
         :param str resource_name: The unique name of the resulting resource.
         :param pulumi.Input[str] id: The unique provider ID of the resource to lookup.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] domain_name: The hostname being verified.
+        :param pulumi.Input[_builtins.str] expires_at: When the link expires (ISO date-time); refresh reports the registration gone after it.
+        :param pulumi.Input[_builtins.str] key: `service_url_registration/<verifier>`: the object key to publish the token at.
+        :param pulumi.Input[_builtins.str] register_token: The exact body `url` must serve. A secret output.
+        :param pulumi.Input[_builtins.str] url: `https://<domainName>/service_url_registration/<verifier>`: where the token must be served.
+        :param pulumi.Input[_builtins.str] verifier: The registration's verifier, the last segment of `url`.
         """
         opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(id=id))
 
-        __props__ = DomainRegistrationArgs.__new__(DomainRegistrationArgs)
+        __props__ = _DomainRegistrationState.__new__(_DomainRegistrationState)
 
-        __props__.__dict__["domain_name"] = None
-        __props__.__dict__["expires_at"] = None
-        __props__.__dict__["key"] = None
-        __props__.__dict__["register_token"] = None
-        __props__.__dict__["url"] = None
-        __props__.__dict__["verifier"] = None
+        __props__.__dict__["domain_name"] = domain_name
+        __props__.__dict__["expires_at"] = expires_at
+        __props__.__dict__["key"] = key
+        __props__.__dict__["register_token"] = register_token
+        __props__.__dict__["url"] = url
+        __props__.__dict__["verifier"] = verifier
         return DomainRegistration(resource_name, opts=opts, __props__=__props__)
 
     @staticmethod
     def exists(id: pulumi.Input[str],
-            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
+            opts: Optional[pulumi.ResourceOptions] = None,
+            domain_name: pulumi.Input[Optional[_builtins.str]] = None,
+            expires_at: pulumi.Input[Optional[_builtins.str]] = None,
+            key: pulumi.Input[Optional[_builtins.str]] = None,
+            register_token: pulumi.Input[Optional[_builtins.str]] = None,
+            url: pulumi.Input[Optional[_builtins.str]] = None,
+            verifier: pulumi.Input[Optional[_builtins.str]] = None) -> pulumi.Output[bool]:
         __props__: dict = {}
+        __props__["domainName"] = domain_name
+        __props__["expiresAt"] = expires_at
+        __props__["key"] = key
+        __props__["registerToken"] = register_token
+        __props__["url"] = url
+        __props__["verifier"] = verifier
         return pulumi.runtime.exists_resource(None, 'service:index:DomainRegistration', id, __props__, opts or pulumi.ResourceOptions())
 
     @_builtins.property

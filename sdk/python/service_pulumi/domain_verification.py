@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['DomainVerificationArgs', 'DomainVerification']
@@ -21,7 +22,7 @@ __all__ = ['DomainVerificationArgs', 'DomainVerification']
 class DomainVerificationArgs:
     def __init__(__self__, *,
                  domain_name: pulumi.Input[_builtins.str],
-                 accept_language: pulumi.Input[Optional[_builtins.str]] = None,
+                 accept_language: pulumi.Input[Optional['AcceptLanguage']] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  connection: pulumi.Input[Optional['ConnectionInputArgs']] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
@@ -33,7 +34,7 @@ class DomainVerificationArgs:
         The set of arguments for constructing a DomainVerification resource.
 
         :param pulumi.Input[_builtins.str] domain_name: A bare hostname, such as hooks.example.com.
-        :param pulumi.Input[_builtins.str] accept_language: Display language of the service's answers; default from service:acceptLanguage, else "en".
+        :param pulumi.Input['AcceptLanguage'] accept_language: Display language of the service's answers; default from service:acceptLanguage, else "en".
         :param pulumi.Input[_builtins.bool] adopt: Take over an already registered domain instead of verifying it.
         :param pulumi.Input['ConnectionInputArgs'] connection: Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret.
         :param pulumi.Input[_builtins.str] expires_at: The registration's expiry (required unless adopt).
@@ -74,14 +75,14 @@ class DomainVerificationArgs:
 
     @_builtins.property
     @pulumi.getter(name="acceptLanguage")
-    def accept_language(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def accept_language(self) -> pulumi.Input[Optional['AcceptLanguage']]:
         """
         Display language of the service's answers; default from service:acceptLanguage, else "en".
         """
         return pulumi.get(self, "accept_language")
 
     @accept_language.setter
-    def accept_language(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def accept_language(self, value: pulumi.Input[Optional['AcceptLanguage']]):
         pulumi.set(self, "accept_language", value)
 
     @_builtins.property
@@ -169,13 +170,86 @@ class DomainVerificationArgs:
         pulumi.set(self, "verifier", value)
 
 
+@pulumi.input_type
+class _DomainVerificationState:
+    def __init__(__self__, *,
+                 create_time: pulumi.Input[Optional[_builtins.str]] = None,
+                 domain_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 domain_uuid: pulumi.Input[Optional[_builtins.str]] = None,
+                 status: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Input properties used for looking up and filtering DomainVerification resources.
+
+        :param pulumi.Input[_builtins.str] create_time: When the service registered the domain (display form), when it says.
+        :param pulumi.Input[_builtins.str] domain_name: The registered hostname.
+        :param pulumi.Input[_builtins.str] domain_uuid: The service's domain_uuid, also the resource id.
+        :param pulumi.Input[_builtins.str] status: "registered" by this resource, or "adopted".
+        """
+        if create_time is not None:
+            pulumi.set(__self__, "create_time", create_time)
+        if domain_name is not None:
+            pulumi.set(__self__, "domain_name", domain_name)
+        if domain_uuid is not None:
+            pulumi.set(__self__, "domain_uuid", domain_uuid)
+        if status is not None:
+            pulumi.set(__self__, "status", status)
+
+    @_builtins.property
+    @pulumi.getter(name="createTime")
+    def create_time(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        When the service registered the domain (display form), when it says.
+        """
+        return pulumi.get(self, "create_time")
+
+    @create_time.setter
+    def create_time(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "create_time", value)
+
+    @_builtins.property
+    @pulumi.getter(name="domainName")
+    def domain_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The registered hostname.
+        """
+        return pulumi.get(self, "domain_name")
+
+    @domain_name.setter
+    def domain_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "domain_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="domainUuid")
+    def domain_uuid(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The service's domain_uuid, also the resource id.
+        """
+        return pulumi.get(self, "domain_uuid")
+
+    @domain_uuid.setter
+    def domain_uuid(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "domain_uuid", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        "registered" by this resource, or "adopted".
+        """
+        return pulumi.get(self, "status")
+
+    @status.setter
+    def status(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "status", value)
+
+
 @pulumi.type_token("service:index:DomainVerification")
 class DomainVerification(pulumi.CustomResource):
     @overload
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 accept_language: pulumi.Input[Optional[_builtins.str]] = None,
+                 accept_language: pulumi.Input[Optional['AcceptLanguage']] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  connection: pulumi.Input[Optional[Union['ConnectionInputArgs', 'ConnectionInputArgsDict']]] = None,
                  domain_name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -190,7 +264,7 @@ class DomainVerification(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] accept_language: Display language of the service's answers; default from service:acceptLanguage, else "en".
+        :param pulumi.Input['AcceptLanguage'] accept_language: Display language of the service's answers; default from service:acceptLanguage, else "en".
         :param pulumi.Input[_builtins.bool] adopt: Take over an already registered domain instead of verifying it.
         :param pulumi.Input[Union['ConnectionInputArgs', 'ConnectionInputArgsDict']] connection: Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret.
         :param pulumi.Input[_builtins.str] domain_name: A bare hostname, such as hooks.example.com.
@@ -224,7 +298,7 @@ class DomainVerification(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 accept_language: pulumi.Input[Optional[_builtins.str]] = None,
+                 accept_language: pulumi.Input[Optional['AcceptLanguage']] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  connection: pulumi.Input[Optional[Union['ConnectionInputArgs', 'ConnectionInputArgsDict']]] = None,
                  domain_name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -265,7 +339,11 @@ class DomainVerification(pulumi.CustomResource):
     @staticmethod
     def get(resource_name: str,
             id: pulumi.Input[str],
-            opts: Optional[pulumi.ResourceOptions] = None) -> 'DomainVerification':
+            opts: Optional[pulumi.ResourceOptions] = None,
+            create_time: pulumi.Input[Optional[_builtins.str]] = None,
+            domain_name: pulumi.Input[Optional[_builtins.str]] = None,
+            domain_uuid: pulumi.Input[Optional[_builtins.str]] = None,
+            status: pulumi.Input[Optional[_builtins.str]] = None) -> 'DomainVerification':
         """
         Get an existing DomainVerification resource's state with the given name, id, and optional extra
         properties used to qualify the lookup.
@@ -273,21 +351,33 @@ class DomainVerification(pulumi.CustomResource):
         :param str resource_name: The unique name of the resulting resource.
         :param pulumi.Input[str] id: The unique provider ID of the resource to lookup.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] create_time: When the service registered the domain (display form), when it says.
+        :param pulumi.Input[_builtins.str] domain_name: The registered hostname.
+        :param pulumi.Input[_builtins.str] domain_uuid: The service's domain_uuid, also the resource id.
+        :param pulumi.Input[_builtins.str] status: "registered" by this resource, or "adopted".
         """
         opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(id=id))
 
-        __props__ = DomainVerificationArgs.__new__(DomainVerificationArgs)
+        __props__ = _DomainVerificationState.__new__(_DomainVerificationState)
 
-        __props__.__dict__["create_time"] = None
-        __props__.__dict__["domain_name"] = None
-        __props__.__dict__["domain_uuid"] = None
-        __props__.__dict__["status"] = None
+        __props__.__dict__["create_time"] = create_time
+        __props__.__dict__["domain_name"] = domain_name
+        __props__.__dict__["domain_uuid"] = domain_uuid
+        __props__.__dict__["status"] = status
         return DomainVerification(resource_name, opts=opts, __props__=__props__)
 
     @staticmethod
     def exists(id: pulumi.Input[str],
-            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
+            opts: Optional[pulumi.ResourceOptions] = None,
+            create_time: pulumi.Input[Optional[_builtins.str]] = None,
+            domain_name: pulumi.Input[Optional[_builtins.str]] = None,
+            domain_uuid: pulumi.Input[Optional[_builtins.str]] = None,
+            status: pulumi.Input[Optional[_builtins.str]] = None) -> pulumi.Output[bool]:
         __props__: dict = {}
+        __props__["createTime"] = create_time
+        __props__["domainName"] = domain_name
+        __props__["domainUuid"] = domain_uuid
+        __props__["status"] = status
         return pulumi.runtime.exists_resource(None, 'service:index:DomainVerification', id, __props__, opts or pulumi.ResourceOptions())
 
     @_builtins.property

@@ -13,24 +13,25 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = ['ProviderArgs', 'Provider']
 
 @pulumi.input_type
 class ProviderArgs:
     def __init__(__self__, *,
-                 accept_language: pulumi.Input[Optional[_builtins.str]] = None,
+                 accept_language: pulumi.Input[Optional['AcceptLanguage']] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
-                 host_overrides: pulumi.Input[Optional[_builtins.str]] = None,
-                 retry_budget_seconds: pulumi.Input[Optional[_builtins.str]] = None,
+                 host_overrides: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 retry_budget_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Provider resource.
 
-        :param pulumi.Input[_builtins.str] accept_language: Display language of the service's answers, `en` (default) or `ja`.
+        :param pulumi.Input['AcceptLanguage'] accept_language: Display language of the service's answers, `en` (default) or `ja`.
         :param pulumi.Input[_builtins.str] base_url: The API base URL. Falls back to SERVICE_BASE_URL, then the local sandbox (http://127.0.0.1:8787).
-        :param pulumi.Input[_builtins.str] host_overrides: A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
-        :param pulumi.Input[_builtins.str] retry_budget_seconds: Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] host_overrides: An object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
+        :param pulumi.Input[_builtins.float] retry_budget_seconds: Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
         :param pulumi.Input[_builtins.str] token: The API token, with webhooks enabled for webhooks and domains (a secret). Falls back to SERVICE_API_TOKEN.
         """
         if accept_language is not None:
@@ -46,14 +47,14 @@ class ProviderArgs:
 
     @_builtins.property
     @pulumi.getter(name="acceptLanguage")
-    def accept_language(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def accept_language(self) -> pulumi.Input[Optional['AcceptLanguage']]:
         """
         Display language of the service's answers, `en` (default) or `ja`.
         """
         return pulumi.get(self, "accept_language")
 
     @accept_language.setter
-    def accept_language(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def accept_language(self, value: pulumi.Input[Optional['AcceptLanguage']]):
         pulumi.set(self, "accept_language", value)
 
     @_builtins.property
@@ -70,26 +71,26 @@ class ProviderArgs:
 
     @_builtins.property
     @pulumi.getter(name="hostOverrides")
-    def host_overrides(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def host_overrides(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
         """
-        A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
+        An object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
         """
         return pulumi.get(self, "host_overrides")
 
     @host_overrides.setter
-    def host_overrides(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def host_overrides(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "host_overrides", value)
 
     @_builtins.property
     @pulumi.getter(name="retryBudgetSeconds")
-    def retry_budget_seconds(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def retry_budget_seconds(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
         Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
         """
         return pulumi.get(self, "retry_budget_seconds")
 
     @retry_budget_seconds.setter
-    def retry_budget_seconds(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def retry_budget_seconds(self, value: pulumi.Input[Optional[_builtins.float]]):
         pulumi.set(self, "retry_budget_seconds", value)
 
     @_builtins.property
@@ -111,10 +112,10 @@ class Provider(pulumi.ProviderResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 accept_language: pulumi.Input[Optional[_builtins.str]] = None,
+                 accept_language: pulumi.Input[Optional['AcceptLanguage']] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
-                 host_overrides: pulumi.Input[Optional[_builtins.str]] = None,
-                 retry_budget_seconds: pulumi.Input[Optional[_builtins.str]] = None,
+                 host_overrides: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 retry_budget_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -122,10 +123,10 @@ class Provider(pulumi.ProviderResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] accept_language: Display language of the service's answers, `en` (default) or `ja`.
+        :param pulumi.Input['AcceptLanguage'] accept_language: Display language of the service's answers, `en` (default) or `ja`.
         :param pulumi.Input[_builtins.str] base_url: The API base URL. Falls back to SERVICE_BASE_URL, then the local sandbox (http://127.0.0.1:8787).
-        :param pulumi.Input[_builtins.str] host_overrides: A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
-        :param pulumi.Input[_builtins.str] retry_budget_seconds: Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] host_overrides: An object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
+        :param pulumi.Input[_builtins.float] retry_budget_seconds: Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
         :param pulumi.Input[_builtins.str] token: The API token, with webhooks enabled for webhooks and domains (a secret). Falls back to SERVICE_API_TOKEN.
         """
         ...
@@ -152,10 +153,10 @@ class Provider(pulumi.ProviderResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 accept_language: pulumi.Input[Optional[_builtins.str]] = None,
+                 accept_language: pulumi.Input[Optional['AcceptLanguage']] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
-                 host_overrides: pulumi.Input[Optional[_builtins.str]] = None,
-                 retry_budget_seconds: pulumi.Input[Optional[_builtins.str]] = None,
+                 host_overrides: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 retry_budget_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -168,8 +169,8 @@ class Provider(pulumi.ProviderResource):
 
             __props__.__dict__["accept_language"] = accept_language
             __props__.__dict__["base_url"] = base_url
-            __props__.__dict__["host_overrides"] = host_overrides
-            __props__.__dict__["retry_budget_seconds"] = retry_budget_seconds
+            __props__.__dict__["host_overrides"] = pulumi.Output.from_input(host_overrides).apply(pulumi.runtime.to_json) if host_overrides is not None else None
+            __props__.__dict__["retry_budget_seconds"] = pulumi.Output.from_input(retry_budget_seconds).apply(pulumi.runtime.to_json) if retry_budget_seconds is not None else None
             __props__.__dict__["token"] = None if token is None else pulumi.Output.secret(token)
         super(Provider, __self__).__init__(
             'service',

@@ -70,6 +70,31 @@ class VerificationFileArgs:
         pulumi.set(self, "key", value)
 
 
+@pulumi.input_type
+class _VerificationFileState:
+    def __init__(__self__, *,
+                 path: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Input properties used for looking up and filtering VerificationFile resources.
+
+        :param pulumi.Input[_builtins.str] path: The absolute path of the written file.
+        """
+        if path is not None:
+            pulumi.set(__self__, "path", path)
+
+    @_builtins.property
+    @pulumi.getter
+    def path(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The absolute path of the written file.
+        """
+        return pulumi.get(self, "path")
+
+    @path.setter
+    def path(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "path", value)
+
+
 @pulumi.type_token("service:index:VerificationFile")
 class VerificationFile(pulumi.CustomResource):
     @overload
@@ -144,7 +169,8 @@ class VerificationFile(pulumi.CustomResource):
     @staticmethod
     def get(resource_name: str,
             id: pulumi.Input[str],
-            opts: Optional[pulumi.ResourceOptions] = None) -> 'VerificationFile':
+            opts: Optional[pulumi.ResourceOptions] = None,
+            path: pulumi.Input[Optional[_builtins.str]] = None) -> 'VerificationFile':
         """
         Get an existing VerificationFile resource's state with the given name, id, and optional extra
         properties used to qualify the lookup.
@@ -152,18 +178,21 @@ class VerificationFile(pulumi.CustomResource):
         :param str resource_name: The unique name of the resulting resource.
         :param pulumi.Input[str] id: The unique provider ID of the resource to lookup.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] path: The absolute path of the written file.
         """
         opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(id=id))
 
-        __props__ = VerificationFileArgs.__new__(VerificationFileArgs)
+        __props__ = _VerificationFileState.__new__(_VerificationFileState)
 
-        __props__.__dict__["path"] = None
+        __props__.__dict__["path"] = path
         return VerificationFile(resource_name, opts=opts, __props__=__props__)
 
     @staticmethod
     def exists(id: pulumi.Input[str],
-            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
+            opts: Optional[pulumi.ResourceOptions] = None,
+            path: pulumi.Input[Optional[_builtins.str]] = None) -> pulumi.Output[bool]:
         __props__: dict = {}
+        __props__["path"] = path
         return pulumi.runtime.exists_resource(None, 'service:index:VerificationFile', id, __props__, opts or pulumi.ResourceOptions())
 
     @_builtins.property

@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['WebhookArgs', 'Webhook']
@@ -24,9 +25,9 @@ class WebhookArgs:
                  endpoint: pulumi.Input[_builtins.str],
                  filters: pulumi.Input[Sequence[pulumi.Input['WebhookFilterArgs']]],
                  secret_key: pulumi.Input[_builtins.str],
-                 accept_language: pulumi.Input[Optional[_builtins.str]] = None,
+                 accept_language: pulumi.Input[Optional['AcceptLanguage']] = None,
                  adopt_webhook_uuid: pulumi.Input[Optional[_builtins.str]] = None,
-                 api_version: pulumi.Input[Optional[_builtins.str]] = None,
+                 api_version: pulumi.Input[Optional['ApiVersion']] = None,
                  channel: pulumi.Input[Optional[_builtins.str]] = None,
                  connection: pulumi.Input[Optional['ConnectionInputArgs']] = None):
         """
@@ -35,9 +36,9 @@ class WebhookArgs:
         :param pulumi.Input[_builtins.str] endpoint: HTTPS URL on a domain registered to the organization (no query or fragment on API 2.0).
         :param pulumi.Input[Sequence[pulumi.Input['WebhookFilterArgs']]] filters: Must include activity.name (authentication or fingerprint); order and value/values form do not matter.
         :param pulumi.Input[_builtins.str] secret_key: HMAC key for Service-Signature: 16 to 256 characters on 2.0, at least 20 on 1.4. Stored only as a salted hash.
-        :param pulumi.Input[_builtins.str] accept_language: Display language of the service's answers; default from service:acceptLanguage, else "en".
+        :param pulumi.Input['AcceptLanguage'] accept_language: Display language of the service's answers; default from service:acceptLanguage, else "en".
         :param pulumi.Input[_builtins.str] adopt_webhook_uuid: Take over this existing active webhook instead of creating one (stands in for `pulumi import`).
-        :param pulumi.Input[_builtins.str] api_version: "2.0" (default) or "1.4".
+        :param pulumi.Input['ApiVersion'] api_version: "2.0" (default) or "1.4".
         :param pulumi.Input[_builtins.str] channel: Echoed on every delivery; default "default".
         :param pulumi.Input['ConnectionInputArgs'] connection: Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret.
         """
@@ -93,14 +94,14 @@ class WebhookArgs:
 
     @_builtins.property
     @pulumi.getter(name="acceptLanguage")
-    def accept_language(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def accept_language(self) -> pulumi.Input[Optional['AcceptLanguage']]:
         """
         Display language of the service's answers; default from service:acceptLanguage, else "en".
         """
         return pulumi.get(self, "accept_language")
 
     @accept_language.setter
-    def accept_language(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def accept_language(self, value: pulumi.Input[Optional['AcceptLanguage']]):
         pulumi.set(self, "accept_language", value)
 
     @_builtins.property
@@ -117,14 +118,14 @@ class WebhookArgs:
 
     @_builtins.property
     @pulumi.getter(name="apiVersion")
-    def api_version(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def api_version(self) -> pulumi.Input[Optional['ApiVersion']]:
         """
         "2.0" (default) or "1.4".
         """
         return pulumi.get(self, "api_version")
 
     @api_version.setter
-    def api_version(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def api_version(self, value: pulumi.Input[Optional['ApiVersion']]):
         pulumi.set(self, "api_version", value)
 
     @_builtins.property
@@ -152,15 +153,136 @@ class WebhookArgs:
         pulumi.set(self, "connection", value)
 
 
+@pulumi.input_type
+class _WebhookState:
+    def __init__(__self__, *,
+                 api_version: pulumi.Input[Optional['ApiVersion']] = None,
+                 channel: pulumi.Input[Optional[_builtins.str]] = None,
+                 create_time: pulumi.Input[Optional[_builtins.str]] = None,
+                 endpoint: pulumi.Input[Optional[_builtins.str]] = None,
+                 filters: pulumi.Input[Optional[Sequence[pulumi.Input['WebhookFilterArgs']]]] = None,
+                 owner: pulumi.Input[Optional['WebhookOwnerArgs']] = None,
+                 webhook_uuid: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Input properties used for looking up and filtering Webhook resources.
+
+        :param pulumi.Input['ApiVersion'] api_version: The API generation it was created with.
+        :param pulumi.Input[_builtins.str] channel: Echoed on every delivery.
+        :param pulumi.Input[_builtins.str] create_time: When the service created it (display form, UTC).
+        :param pulumi.Input[_builtins.str] endpoint: The HTTPS URL deliveries go to, as the service recorded it.
+        :param pulumi.Input[Sequence[pulumi.Input['WebhookFilterArgs']]] filters: The filters in canonical order: `value` for one value, `values` for several.
+        :param pulumi.Input['WebhookOwnerArgs'] owner: The organization and user that own the webhook.
+        :param pulumi.Input[_builtins.str] webhook_uuid: The service's webhook_uuid (also the resource id, except while a create's outcome is still unknown).
+        """
+        if api_version is not None:
+            pulumi.set(__self__, "api_version", api_version)
+        if channel is not None:
+            pulumi.set(__self__, "channel", channel)
+        if create_time is not None:
+            pulumi.set(__self__, "create_time", create_time)
+        if endpoint is not None:
+            pulumi.set(__self__, "endpoint", endpoint)
+        if filters is not None:
+            pulumi.set(__self__, "filters", filters)
+        if owner is not None:
+            pulumi.set(__self__, "owner", owner)
+        if webhook_uuid is not None:
+            pulumi.set(__self__, "webhook_uuid", webhook_uuid)
+
+    @_builtins.property
+    @pulumi.getter(name="apiVersion")
+    def api_version(self) -> pulumi.Input[Optional['ApiVersion']]:
+        """
+        The API generation it was created with.
+        """
+        return pulumi.get(self, "api_version")
+
+    @api_version.setter
+    def api_version(self, value: pulumi.Input[Optional['ApiVersion']]):
+        pulumi.set(self, "api_version", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def channel(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Echoed on every delivery.
+        """
+        return pulumi.get(self, "channel")
+
+    @channel.setter
+    def channel(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "channel", value)
+
+    @_builtins.property
+    @pulumi.getter(name="createTime")
+    def create_time(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        When the service created it (display form, UTC).
+        """
+        return pulumi.get(self, "create_time")
+
+    @create_time.setter
+    def create_time(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "create_time", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def endpoint(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The HTTPS URL deliveries go to, as the service recorded it.
+        """
+        return pulumi.get(self, "endpoint")
+
+    @endpoint.setter
+    def endpoint(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "endpoint", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def filters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['WebhookFilterArgs']]]]:
+        """
+        The filters in canonical order: `value` for one value, `values` for several.
+        """
+        return pulumi.get(self, "filters")
+
+    @filters.setter
+    def filters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['WebhookFilterArgs']]]]):
+        pulumi.set(self, "filters", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def owner(self) -> pulumi.Input[Optional['WebhookOwnerArgs']]:
+        """
+        The organization and user that own the webhook.
+        """
+        return pulumi.get(self, "owner")
+
+    @owner.setter
+    def owner(self, value: pulumi.Input[Optional['WebhookOwnerArgs']]):
+        pulumi.set(self, "owner", value)
+
+    @_builtins.property
+    @pulumi.getter(name="webhookUuid")
+    def webhook_uuid(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The service's webhook_uuid (also the resource id, except while a create's outcome is still unknown).
+        """
+        return pulumi.get(self, "webhook_uuid")
+
+    @webhook_uuid.setter
+    def webhook_uuid(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "webhook_uuid", value)
+
+
 @pulumi.type_token("service:index:Webhook")
 class Webhook(pulumi.CustomResource):
     @overload
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 accept_language: pulumi.Input[Optional[_builtins.str]] = None,
+                 accept_language: pulumi.Input[Optional['AcceptLanguage']] = None,
                  adopt_webhook_uuid: pulumi.Input[Optional[_builtins.str]] = None,
-                 api_version: pulumi.Input[Optional[_builtins.str]] = None,
+                 api_version: pulumi.Input[Optional['ApiVersion']] = None,
                  channel: pulumi.Input[Optional[_builtins.str]] = None,
                  connection: pulumi.Input[Optional[Union['ConnectionInputArgs', 'ConnectionInputArgsDict']]] = None,
                  endpoint: pulumi.Input[Optional[_builtins.str]] = None,
@@ -173,9 +295,9 @@ class Webhook(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] accept_language: Display language of the service's answers; default from service:acceptLanguage, else "en".
+        :param pulumi.Input['AcceptLanguage'] accept_language: Display language of the service's answers; default from service:acceptLanguage, else "en".
         :param pulumi.Input[_builtins.str] adopt_webhook_uuid: Take over this existing active webhook instead of creating one (stands in for `pulumi import`).
-        :param pulumi.Input[_builtins.str] api_version: "2.0" (default) or "1.4".
+        :param pulumi.Input['ApiVersion'] api_version: "2.0" (default) or "1.4".
         :param pulumi.Input[_builtins.str] channel: Echoed on every delivery; default "default".
         :param pulumi.Input[Union['ConnectionInputArgs', 'ConnectionInputArgsDict']] connection: Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret.
         :param pulumi.Input[_builtins.str] endpoint: HTTPS URL on a domain registered to the organization (no query or fragment on API 2.0).
@@ -207,9 +329,9 @@ class Webhook(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 accept_language: pulumi.Input[Optional[_builtins.str]] = None,
+                 accept_language: pulumi.Input[Optional['AcceptLanguage']] = None,
                  adopt_webhook_uuid: pulumi.Input[Optional[_builtins.str]] = None,
-                 api_version: pulumi.Input[Optional[_builtins.str]] = None,
+                 api_version: pulumi.Input[Optional['ApiVersion']] = None,
                  channel: pulumi.Input[Optional[_builtins.str]] = None,
                  connection: pulumi.Input[Optional[Union['ConnectionInputArgs', 'ConnectionInputArgsDict']]] = None,
                  endpoint: pulumi.Input[Optional[_builtins.str]] = None,
@@ -250,7 +372,14 @@ class Webhook(pulumi.CustomResource):
     @staticmethod
     def get(resource_name: str,
             id: pulumi.Input[str],
-            opts: Optional[pulumi.ResourceOptions] = None) -> 'Webhook':
+            opts: Optional[pulumi.ResourceOptions] = None,
+            api_version: pulumi.Input[Optional['ApiVersion']] = None,
+            channel: pulumi.Input[Optional[_builtins.str]] = None,
+            create_time: pulumi.Input[Optional[_builtins.str]] = None,
+            endpoint: pulumi.Input[Optional[_builtins.str]] = None,
+            filters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['WebhookFilterArgs', 'WebhookFilterArgsDict', 'outputs.WebhookFilter']]]]] = None,
+            owner: pulumi.Input[Optional[Union['WebhookOwnerArgs', 'WebhookOwnerArgsDict', 'outputs.WebhookOwner']]] = None,
+            webhook_uuid: pulumi.Input[Optional[_builtins.str]] = None) -> 'Webhook':
         """
         Get an existing Webhook resource's state with the given name, id, and optional extra
         properties used to qualify the lookup.
@@ -258,29 +387,50 @@ class Webhook(pulumi.CustomResource):
         :param str resource_name: The unique name of the resulting resource.
         :param pulumi.Input[str] id: The unique provider ID of the resource to lookup.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input['ApiVersion'] api_version: The API generation it was created with.
+        :param pulumi.Input[_builtins.str] channel: Echoed on every delivery.
+        :param pulumi.Input[_builtins.str] create_time: When the service created it (display form, UTC).
+        :param pulumi.Input[_builtins.str] endpoint: The HTTPS URL deliveries go to, as the service recorded it.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['WebhookFilterArgs', 'WebhookFilterArgsDict', 'outputs.WebhookFilter']]]] filters: The filters in canonical order: `value` for one value, `values` for several.
+        :param pulumi.Input[Union['WebhookOwnerArgs', 'WebhookOwnerArgsDict', 'outputs.WebhookOwner']] owner: The organization and user that own the webhook.
+        :param pulumi.Input[_builtins.str] webhook_uuid: The service's webhook_uuid (also the resource id, except while a create's outcome is still unknown).
         """
         opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(id=id))
 
-        __props__ = WebhookArgs.__new__(WebhookArgs)
+        __props__ = _WebhookState.__new__(_WebhookState)
 
-        __props__.__dict__["api_version"] = None
-        __props__.__dict__["channel"] = None
-        __props__.__dict__["create_time"] = None
-        __props__.__dict__["endpoint"] = None
-        __props__.__dict__["filters"] = None
-        __props__.__dict__["owner"] = None
-        __props__.__dict__["webhook_uuid"] = None
+        __props__.__dict__["api_version"] = api_version
+        __props__.__dict__["channel"] = channel
+        __props__.__dict__["create_time"] = create_time
+        __props__.__dict__["endpoint"] = endpoint
+        __props__.__dict__["filters"] = filters
+        __props__.__dict__["owner"] = owner
+        __props__.__dict__["webhook_uuid"] = webhook_uuid
         return Webhook(resource_name, opts=opts, __props__=__props__)
 
     @staticmethod
     def exists(id: pulumi.Input[str],
-            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
+            opts: Optional[pulumi.ResourceOptions] = None,
+            api_version: pulumi.Input[Optional['ApiVersion']] = None,
+            channel: pulumi.Input[Optional[_builtins.str]] = None,
+            create_time: pulumi.Input[Optional[_builtins.str]] = None,
+            endpoint: pulumi.Input[Optional[_builtins.str]] = None,
+            filters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['WebhookFilterArgs', 'WebhookFilterArgsDict', 'outputs.WebhookFilter']]]]] = None,
+            owner: pulumi.Input[Optional[Union['WebhookOwnerArgs', 'WebhookOwnerArgsDict', 'outputs.WebhookOwner']]] = None,
+            webhook_uuid: pulumi.Input[Optional[_builtins.str]] = None) -> pulumi.Output[bool]:
         __props__: dict = {}
+        __props__["apiVersion"] = api_version
+        __props__["channel"] = channel
+        __props__["createTime"] = create_time
+        __props__["endpoint"] = endpoint
+        __props__["filters"] = filters
+        __props__["owner"] = owner
+        __props__["webhookUuid"] = webhook_uuid
         return pulumi.runtime.exists_resource(None, 'service:index:Webhook', id, __props__, opts or pulumi.ResourceOptions())
 
     @_builtins.property
     @pulumi.getter(name="apiVersion")
-    def api_version(self) -> pulumi.Output[_builtins.str]:
+    def api_version(self) -> pulumi.Output['ApiVersion']:
         """
         The API generation it was created with.
         """

@@ -17,11 +17,29 @@ func main() {
 		if channel == "" {
 			channel = "orders"
 		}
+		// explicitProvider: an explicit Provider with the stack's settings, typed as the schema types them.
+		var options []pulumi.ResourceOption
+		if conf.GetBool("explicitProvider") {
+			settings := config.New(ctx, "service")
+			var overrides map[string]string
+			settings.RequireObject("hostOverrides", &overrides)
+			provider, err := service.NewProvider(ctx, "explicit", &service.ProviderArgs{
+				Token:              settings.RequireSecret("token"),
+				BaseUrl:            pulumi.StringPtr(settings.Require("baseUrl")),
+				RetryBudgetSeconds: pulumi.Float64Ptr(30),
+				HostOverrides:      pulumi.ToStringMap(overrides),
+				AcceptLanguage:     service.AcceptLanguageEnglish,
+			})
+			if err != nil {
+				return err
+			}
+			options = append(options, pulumi.Provider(provider))
+		}
 		domain, err := service.NewDomain(ctx, "hooks", &service.DomainArgs{
 			DomainName:       pulumi.String(host),
 			PublishDirectory: pulumi.String(conf.Require("filesDir")),
 			Timeout:          pulumi.Float64(30),
-		})
+		}, append([]pulumi.ResourceOption{}, options...)...)
 		if err != nil {
 			return err
 		}
@@ -32,7 +50,7 @@ func main() {
 			Filters: service.WebhookFilterArray{
 				service.WebhookFilterArgs{Key: pulumi.String("activity.name"), Value: pulumi.String("authentication")},
 			},
-		}, pulumi.DependsOn([]pulumi.Resource{domain}))
+		}, append(options, pulumi.DependsOn([]pulumi.Resource{domain}))...)
 		if err != nil {
 			return err
 		}

@@ -4,6 +4,8 @@ Shaped by stack configuration, as the TypeScript e2e program is:
 - host (required), webhookSecret (secret, required), filesDir (the folder served as https://<host>/);
 - secretVia: how the webhook secret is given (config, or "secret"/"plain" from PLANTED_SECRET_KEY);
 - domain: false to declare no Domain (the host is registered already);
+- providerSpelling: "typed" or "strings" to give the webhooks an explicit Provider, with the stack's
+  settings as the schema types them (a number, a dict) or as the schema before typed them (strings);
 - webhooks: a JSON list of {"name", "kind"?, "channel"?, "deleteBeforeReplace"?, "host"?, "afterDomain"?,
   "after"?} (default: one named "orders"): a webhook on another host than the Domain's, with afterDomain
   false, is created beside the Domain; "after" names an earlier webhook it waits for.
@@ -27,6 +29,18 @@ secret_key = (
 )
 hooks = json.loads(config.get("webhooks") or '[{"name": "orders"}]')
 
+spelling = config.get("providerSpelling")
+provider = None
+if spelling:
+    overrides = json.loads(service.config.host_overrides)
+    provider = service.Provider(
+        "explicit",
+        token=pulumi.Output.secret(service.config.token),
+        base_url=service.config.base_url,
+        retry_budget_seconds=30 if spelling == "typed" else "30",
+        host_overrides=overrides if spelling == "typed" else json.dumps(overrides),
+    )
+
 domain = (
     service.Domain("hooks", domain_name=host, publish_directory=config.require("filesDir"), timeout=30)
     if config.get_bool("domain") is not False
@@ -47,6 +61,7 @@ for hook in hooks:
         opts=pulumi.ResourceOptions(
             depends_on=depends_on,
             delete_before_replace=hook.get("deleteBeforeReplace"),
+            provider=provider,
         ),
     )
 

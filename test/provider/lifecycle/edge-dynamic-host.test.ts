@@ -58,7 +58,10 @@ async function start(
     env: { SERVICE_RATE_LIMIT: "0", ...options.env },
   });
   hosts.push(host);
-  await host.configure({ "service:token": token, "service:baseUrl": worldRef.current.sandbox.url });
+  const baseUrl = worldRef.current.sandbox.url;
+  // The engine configures the plugin with its inputs, and the dynamic host with the stack's config.
+  if (options.entry === PLUGIN) await host.configureProvider({ token, baseUrl });
+  else await host.configure({ "service:token": token, "service:baseUrl": baseUrl });
   return host;
 }
 

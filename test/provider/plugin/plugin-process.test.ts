@@ -32,7 +32,10 @@ let host: DynamicHost;
 
 beforeEach(async () => {
   host = await startDynamicHost({ cwd: process.cwd(), entry: ENTRY, env: { SERVICE_RATE_LIMIT: "0" } });
-  await host.configure({ "service:token": HOOKS_TOKEN, "service:baseUrl": worldRef.current.sandbox.url });
+  await host.configureProvider({
+    token: { [specialSigKey]: specialSecretSig, value: HOOKS_TOKEN },
+    baseUrl: worldRef.current.sandbox.url,
+  });
 });
 afterEach(async () => {
   expect(host.output()).not.toContain(SECRET);
@@ -134,10 +137,7 @@ describe("the provider plugin's count of an organization's Webhooks, over gRPC",
       engineAddress: engine.address,
     });
     try {
-      await plugin.configure({
-        "service:token": HOOKS_TOKEN,
-        "service:baseUrl": worldRef.current.sandbox.url,
-      });
+      await plugin.configureProvider({ token: HOOKS_TOKEN, baseUrl: worldRef.current.sandbox.url });
       const calls = worldRef.current.calls();
       const ORDERS = urn(webhook.pluginToken, "orders");
       const created = (await plugin.check(ORDERS, {}, { ...hookInputs(), channel: "orders" })).inputs;

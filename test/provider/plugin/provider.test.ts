@@ -1,7 +1,10 @@
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ProcessContext, setProcessContext } from "../../../provider/context/process";
-import { configSourceOf, configure } from "../../../provider/plugin/configuration";
+import { ProcessContext, processContext, setProcessContext } from "../../../provider/context/process";
+import { setProgramLanguage } from "../../../provider/context/program-language";
+import { clientFor, hostOverrides } from "../../../provider/lifecycle/clients";
+import { stackSettings } from "../../../provider/lifecycle/stack-config";
+import { configSourceOf, configureWith } from "../../../provider/plugin/configuration";
 import { serviceProvider } from "../../../provider/plugin/provider";
 import { markSecrets, revealSecrets } from "../../../provider/plugin/secrets";
 import { domainRegistration, domainVerification, webhook } from "../../../provider/registry";
@@ -19,6 +22,8 @@ const URN = `urn:pulumi:dev::infra::${webhook.pluginToken}::orders`;
 
 let world: World;
 const provider = () => serviceProvider({ oldInputs: () => undefined, warn: () => {} });
+/** Configures the process as the engine's Configure does, warnings dropped. */
+const configure = (args: Record<string, unknown>) => configureWith(() => {})({ args, variables: [] });
 
 beforeEach(async () => {
   vi.stubEnv("SERVICE_RATE_LIMIT", "0");
@@ -26,10 +31,7 @@ beforeEach(async () => {
   world = await startWorld();
   await registerDomain(world);
   setProcessContext(new ProcessContext());
-  configure([
-    ["service:config:token", HOOKS_TOKEN],
-    ["service:config:baseUrl", world.sandbox.url],
-  ]);
+  configure({ token: secret(HOOKS_TOKEN), baseUrl: world.sandbox.url });
 });
 afterEach(async () => {
   await world.close();
@@ -109,6 +111,92 @@ describe("the plugin's configuration", () => {
     expect(config.get("service:baseUrl")).toBe("http://127.0.0.1:1");
     expect(config.get("other:token")).toBeUndefined();
   });
+
+  const PROVIDER_URN = "urn:pulumi:dev::infra::pulumi:providers:service::explicit";
+  /** Configures from `args` alone, as the engine's Configure sends them; answers the warnings shown. */
+  function configured(args: Record<string, unknown>, times = 1) {
+    const warnings: { urn: string; message: string }[] = [];
+    const configureRequest = configureWith((urn, message) => warnings.push({ urn, message }));
+    for (let i = 0; i < times; i++) configureRequest({ args, variables: [], urn: PROVIDER_URN });
+    return warnings;
+  }
+
+  it("reads `args`, typed as the schema says: a number, an object, an enum, a secret token", () => {
+    const warnings = configured({
+      token: secret("args-token-0123456789"),
+      baseUrl: "http://127.0.0.1:1",
+      acceptLanguage: "ja",
+      retryBudgetSeconds: 2.5,
+      hostOverrides: { "a.test": "http://127.0.0.1:2" },
+      version: "0.1.0",
+    });
+    expect(warnings).toEqual([]);
+    expect(clientFor({}).options).toMatchObject({
+      token: "args-token-0123456789",
+      baseUrl: "http://127.0.0.1:1",
+      acceptLanguage: "ja",
+      retry: { maxElapsedMs: 2_500 },
+    });
+    expect(hostOverrides()).toEqual({ "a.test": "http://127.0.0.1:2" });
+    // The token arrived secret: no message repeats it.
+    expect(processContext().secrets.redact("is args-token-0123456789")).toBe("is [REDACTED]");
+  });
+
+  it("reads a number and an object as the engine sends stack config: their text", () => {
+    expect(
+      configured({ retryBudgetSeconds: "30", hostOverrides: '{"a.test":"http://127.0.0.1:2"}' }),
+    ).toEqual([]);
+    expect(stackSettings()).toMatchObject({ retryBudget: "30" });
+    expect(hostOverrides()).toEqual({ "a.test": "http://127.0.0.1:2" });
+  });
+
+  it("reads a value that arrived secret as a secret, whichever setting holds it", () => {
+    configured({ hostOverrides: secret({ "private.test": "http://10.0.0.7:9" }) });
+    expect(hostOverrides()).toEqual({ "private.test": "http://10.0.0.7:9" });
+    expect(processContext().secrets.redact('{"private.test":"http://10.0.0.7:9"}')).not.toContain("10.0.0.7");
+  });
+
+  it("reads the old spellings, strings inside the text (an SDK's JSON of a str), and warns once on the provider in the program's spelling", () => {
+    setProgramLanguage("python");
+    const warnings = configured(
+      {
+        token: secret(HOOKS_TOKEN),
+        retryBudgetSeconds: '"30"',
+        hostOverrides: JSON.stringify('{"a.test":"http://127.0.0.1:2"}'),
+      },
+      3,
+    );
+    expect(stackSettings()).toMatchObject({ retryBudget: "30" });
+    expect(hostOverrides()).toEqual({ "a.test": "http://127.0.0.1:2" });
+    expect(clientFor({}).options.retry.maxElapsedMs).toBe(30_000);
+    expect(warnings).toEqual([
+      {
+        urn: PROVIDER_URN,
+        message: expect.stringMatching(
+          /^The provider's `host_overrides` \(service:hostOverrides\) was given as a string.*give `host_overrides` an object.*not JSON text in a string\..*still read/,
+        ),
+      },
+      {
+        urn: PROVIDER_URN,
+        message: expect.stringMatching(
+          /^The provider's `retry_budget_seconds` \(service:retryBudgetSeconds\) was given as a string.*give `retry_budget_seconds` a number \(30, not "30"\)\..*still read/,
+        ),
+      },
+    ]);
+  });
+
+  it("reads `variables` from an engine that sends no `args`", () => {
+    configureWith(() => {})({
+      variables: [
+        ["service:config:token", "variables-token-0123"],
+        ["service:config:retryBudgetSeconds", "7"],
+      ],
+    });
+    expect(clientFor({}).options).toMatchObject({
+      token: "variables-token-0123",
+      retry: { maxElapsedMs: 7_000 },
+    });
+  });
 });
 
 describe("the engine's cancel", () => {
@@ -124,11 +212,11 @@ describe("the engine's cancel", () => {
   it("ends a Domain's wait for its verification file at once, and says that nothing was finished (regression)", async () => {
     // Ctrl-C during `pulumi up` used to leave the plugin polling until the Domain's `timeout` (600 s).
     const domainName = "slow.acme.test";
-    configure([
-      ["service:config:token", HOOKS_TOKEN],
-      ["service:config:baseUrl", world.sandbox.url],
-      ["service:config:hostOverrides", JSON.stringify({ [domainName]: world.origin.url })],
-    ]);
+    configure({
+      token: secret(HOOKS_TOKEN),
+      baseUrl: world.sandbox.url,
+      hostOverrides: { [domainName]: world.origin.url },
+    });
     const plugin = provider();
     const registration = `urn:pulumi:dev::infra::${domainRegistration.pluginToken}::slow`;
     const { outs } = await plugin.create!(

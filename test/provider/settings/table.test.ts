@@ -46,10 +46,9 @@ describe("the names of each setting", () => {
     for (const section of [schema.config.variables, schema.provider.inputProperties]) {
       expect(Object.keys(section)).toEqual(configured.map((s) => s.config));
       for (const s of configured) {
-        expect(section[s.config!]).toMatchObject({
-          type: "string",
-          description: expect.stringContaining(s.description),
-        });
+        expect(section[s.config!]).toMatchObject({ description: expect.stringContaining(s.description) });
+        const spec = section[s.config!] as { type?: string; $ref?: string };
+        expect(spec.type ?? (spec.$ref ? "string" : undefined)).toBe(s.type ?? "string");
         expect((section[s.config!] as { secret?: boolean }).secret ?? false).toBe(s.secret);
       }
     }
@@ -59,6 +58,7 @@ describe("the names of each setting", () => {
     const probe = {
       env: "SERVICE_PROBE_SECONDS",
       config: "probeSeconds",
+      type: "number",
       option: { path: "probeMs", label: "probeMs", scale: 1000 },
       reader: "client",
       schema: ({ z }) => z.number().positive("must be positive"),
@@ -82,17 +82,24 @@ describe("the names of each setting", () => {
 
     expect((client.ENV as Record<string, string>).probe).toBe("SERVICE_PROBE_SECONDS");
     expect((stackConfig.STACK_KEYS as Record<string, string>).probe).toBe("service:probeSeconds");
-    plugin.configure([
-      ["service:config:token", TOKEN],
-      ["service:config:probeSeconds", "70000000"],
-    ]);
+    const configure = plugin.configureWith(() => {});
+    configure({ args: { token: TOKEN, probeSeconds: 70000000 }, variables: [] });
     expect((stackConfig.stackSettings() as Record<string, string>).probe).toBe("70000000");
     // A secret setting is hidden from every message as soon as the stack gives it.
     expect(processContext().secrets.redact("a 70000000 b")).toBe("a [REDACTED] b");
     const schema = codegen.generateSchema(root);
+    const description =
+      "Seconds of a setting added for this test. Falls back to SERVICE_PROBE_SECONDS, then 5.";
     expect(schema.config.variables).toHaveProperty("probeSeconds", {
-      type: "string",
-      description: "Seconds of a setting added for this test. Falls back to SERVICE_PROBE_SECONDS, then 5.",
+      type: "number",
+      description,
+      default: 5,
+      defaultInfo: { environment: ["SERVICE_PROBE_SECONDS"] },
+      secret: true,
+    });
+    expect(schema.provider.inputProperties).toHaveProperty("probeSeconds", {
+      type: "number",
+      description,
       secret: true,
     });
     expect(docs.settingsTable()).toMatch(
@@ -107,10 +114,12 @@ describe("the names of each setting", () => {
     expect((clients.clientFor({}).options as unknown as { probeMs: number }).probeMs).toBe(70_000_000_000);
     // And two resources whose stacks differ in it get clients of their own.
     const first = clients.clientFor({});
-    plugin.configure([
-      ["service:config:token", TOKEN],
-      ["service:config:probeSeconds", "8"],
-    ]);
+    configure({
+      variables: [
+        ["service:config:token", TOKEN],
+        ["service:config:probeSeconds", "8"],
+      ],
+    });
     expect(clients.clientFor({})).not.toBe(first);
   });
 });

@@ -13,25 +13,63 @@ var _ = internal.GetEnvOrDefault
 
 // Display language of the service's answers, `en` (default) or `ja`.
 func GetAcceptLanguage(ctx *pulumi.Context) string {
-	return config.Get(ctx, "service:acceptLanguage")
+	v, err := config.Try(ctx, "service:acceptLanguage")
+	if err == nil {
+		return v
+	}
+	var value string
+	value = service.AcceptLanguage("en")
+	return value
 }
 
 // The API base URL. Falls back to SERVICE_BASE_URL, then the local sandbox (http://127.0.0.1:8787).
 func GetBaseUrl(ctx *pulumi.Context) string {
-	return config.Get(ctx, "service:baseUrl")
+	v, err := config.Try(ctx, "service:baseUrl")
+	if err == nil {
+		return v
+	}
+	var value string
+	if d := internal.GetEnvOrDefault("http://127.0.0.1:8787", nil, "SERVICE_BASE_URL"); d != nil {
+		value = d.(string)
+	}
+	return value
 }
 
-// A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
+// An object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
 func GetHostOverrides(ctx *pulumi.Context) string {
-	return config.Get(ctx, "service:hostOverrides")
+	v, err := config.Try(ctx, "service:hostOverrides")
+	if err == nil {
+		return v
+	}
+	var value string
+	if d := internal.GetEnvOrDefault(nil, nil, "SERVICE_HOST_OVERRIDES"); d != nil {
+		value = d.(string)
+	}
+	return value
 }
 
 // Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
-func GetRetryBudgetSeconds(ctx *pulumi.Context) string {
-	return config.Get(ctx, "service:retryBudgetSeconds")
+func GetRetryBudgetSeconds(ctx *pulumi.Context) float64 {
+	v, err := config.TryFloat64(ctx, "service:retryBudgetSeconds")
+	if err == nil {
+		return v
+	}
+	var value float64
+	if d := internal.GetEnvOrDefault(60.0, internal.ParseEnvFloat, "SERVICE_RETRY_BUDGET_SECONDS"); d != nil {
+		value = d.(float64)
+	}
+	return value
 }
 
 // The API token, with webhooks enabled for webhooks and domains (a secret). Falls back to SERVICE_API_TOKEN.
 func GetToken(ctx *pulumi.Context) string {
-	return config.Get(ctx, "service:token")
+	v, err := config.Try(ctx, "service:token")
+	if err == nil {
+		return v
+	}
+	var value string
+	if d := internal.GetEnvOrDefault(nil, nil, "SERVICE_API_TOKEN"); d != nil {
+		value = d.(string)
+	}
+	return value
 }

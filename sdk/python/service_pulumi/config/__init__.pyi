@@ -13,23 +13,24 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
+from .. import _enums as _root_enums
 
-acceptLanguage: Optional[str]
+acceptLanguage: str
 """
 Display language of the service's answers, `en` (default) or `ja`.
 """
 
-baseUrl: Optional[str]
+baseUrl: str
 """
 The API base URL. Falls back to SERVICE_BASE_URL, then the local sandbox (http://127.0.0.1:8787).
 """
 
 hostOverrides: Optional[str]
 """
-A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
+An object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
 """
 
-retryBudgetSeconds: Optional[str]
+retryBudgetSeconds: float
 """
 Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
 """

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
+from .. import _enums as _root_enums
 
 import types
 
@@ -21,37 +22,37 @@ __config__ = pulumi.Config('service')
 
 class _ExportableConfig(types.ModuleType):
     @_builtins.property
-    def accept_language(self) -> Optional[str]:
+    def accept_language(self) -> str:
         """
         Display language of the service's answers, `en` (default) or `ja`.
         """
-        return __config__.get('acceptLanguage')
+        return __config__.get('acceptLanguage') or 'en'
 
     @_builtins.property
-    def base_url(self) -> Optional[str]:
+    def base_url(self) -> str:
         """
         The API base URL. Falls back to SERVICE_BASE_URL, then the local sandbox (http://127.0.0.1:8787).
         """
-        return __config__.get('baseUrl')
+        return __config__.get('baseUrl') or (_utilities.get_env('SERVICE_BASE_URL') or 'http://127.0.0.1:8787')
 
     @_builtins.property
     def host_overrides(self) -> Optional[str]:
         """
-        A JSON object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
+        An object of hostname to origin URL, where to fetch `https://<hostname>/...` from instead, for hostnames that exist only locally (the sandbox's). Falls back to SERVICE_HOST_OVERRIDES.
         """
-        return __config__.get('hostOverrides')
+        return __config__.get('hostOverrides') or _utilities.get_env('SERVICE_HOST_OVERRIDES')
 
     @_builtins.property
-    def retry_budget_seconds(self) -> Optional[str]:
+    def retry_budget_seconds(self) -> float:
         """
         Seconds one request may spend on retries, 429s included. Falls back to SERVICE_RETRY_BUDGET_SECONDS, then 60.
         """
-        return __config__.get('retryBudgetSeconds')
+        return __config__.get_float('retryBudgetSeconds') or (_utilities.get_env_float('SERVICE_RETRY_BUDGET_SECONDS') or 60)
 
     @_builtins.property
     def token(self) -> Optional[str]:
         """
         The API token, with webhooks enabled for webhooks and domains (a secret). Falls back to SERVICE_API_TOKEN.
         """
-        return __config__.get('token')
+        return __config__.get('token') or _utilities.get_env('SERVICE_API_TOKEN')
 
