@@ -54,11 +54,12 @@ export class RequestPipeline implements Requester {
   async send<S extends z.ZodType>(name: RouteName, call: Call<S>): Promise<z.output<S>> {
     const { options, clock, limiter } = this.parts;
     const route = ROUTES[name];
-    const info = routeInfo(name);
     const { baseUrl, token, acceptLanguage, timeoutMs, retry, random } = options;
     const url = new URL(baseUrl);
     const query = new URLSearchParams(call.query).toString();
-    const path = `${url.pathname.replace(/\/+$/, "")}${fillPath(route.path, call.params ?? {}, refusePath)}${query ? `?${query}` : ""}`;
+    const routePath = `${url.pathname.replace(/\/+$/, "")}${fillPath(route.path, call.params ?? {}, refusePath)}`;
+    const path = `${routePath}${query ? `?${query}` : ""}`;
+    const info = { ...routeInfo(name), url: `${url.origin}${routePath}` };
     const headers = {
       authorization: `Token ${token}`,
       "api-version": route.accepts[0]!,

@@ -1,7 +1,7 @@
 import type { FieldProblem } from "../../contract/errors";
 import { redact, redactValue } from "../context/process";
 import { adviceFor, type SettingAdvice } from "./advice";
-import { type ErrorCode, type RequestInfo, ServiceError } from "./base";
+import { type ErrorCode, type RequestInfo, requestWords, ServiceError } from "./base";
 
 /** What an error answer carried, besides its status. */
 export interface ApiErrorFields extends RequestInfo {
@@ -52,6 +52,8 @@ export class ApiError extends ServiceError {
   readonly method: string;
   /** The route template, such as `/v2/webhooks/{webhook_uuid}/deactivate`. */
   readonly route: string;
+  /** The URL the request went to, without its query; absent when it was never sent. */
+  readonly url: string | undefined;
   /** The answer's request id, when it carried one: quote it to the service's support. */
   readonly requestId: string | undefined;
   /** The response body, redacted. */
@@ -63,10 +65,11 @@ export class ApiError extends ServiceError {
     const said =
       fields.serviceMessage && !restates(fields.serviceMessage, hint) ? `: ${fields.serviceMessage}` : "";
     const id = fields.requestId ? ` (request id ${fields.requestId})` : "";
-    super(code, `${fields.method} ${fields.route} answered ${fields.status}${said}. ${hint}${id}`);
+    super(code, `${requestWords(fields)} answered ${fields.status}${said}. ${hint}${id}`);
     this.status = fields.status;
     this.method = fields.method;
     this.route = fields.route;
+    this.url = fields.url === undefined ? undefined : redact(fields.url);
     // The answer's headers are the server's to fill: a request id is shown, so it is redacted like the body.
     this.requestId = fields.requestId === undefined ? undefined : redact(fields.requestId);
     this.body = redactValue(fields.body);

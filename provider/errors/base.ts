@@ -127,10 +127,22 @@ export class ConfigurationError extends ServiceError {
   }
 }
 
-/** The method and route template of a request, as errors name it. */
+/** A request as errors name it: its method, its route template and, once it is sent, its URL. */
 export interface RequestInfo {
   /** The HTTP method, `GET` or `POST`. */
   readonly method: string;
   /** The route template, such as `/v2/webhooks/{webhook_uuid}/deactivate`. */
   readonly route: string;
+  /**
+   * The URL the request went to, without its query: the base URL and the path with the object's uuid
+   * (`https://api.example.com/v2/webhooks/8f0c…/deactivate`). Absent for a request refused before it was
+   * sent.
+   */
+  readonly url?: string | undefined;
 }
+
+/**
+ * A request in a message: its method and URL, which name the object and the base URL it went to; its
+ * route template only when it was never sent.
+ */
+export const requestWords = (info: RequestInfo): string => `${info.method} ${info.url ?? info.route}`;

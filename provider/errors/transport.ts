@@ -1,5 +1,5 @@
 import { redact } from "../context/process";
-import { type RequestInfo, ServiceError } from "./base";
+import { type RequestInfo, requestWords, ServiceError } from "./base";
 
 /** The request could not be completed: it certainly was not applied, or it was safe to repeat. */
 export class TransportError extends ServiceError {
@@ -8,10 +8,13 @@ export class TransportError extends ServiceError {
   readonly method: string;
   /** The route template of the request. */
   readonly route: string;
+  /** The URL the request went to, without its query. */
+  readonly url: string | undefined;
   constructor(code: "connection" | "timeout", info: RequestInfo, detail: string, cause?: unknown) {
-    super(code, `${info.method} ${info.route} failed: ${detail}`, { cause });
+    super(code, `${requestWords(info)} failed: ${detail}`, { cause });
     this.method = info.method;
     this.route = info.route;
+    this.url = info.url === undefined ? undefined : redact(info.url);
   }
 }
 
@@ -42,6 +45,8 @@ export class AmbiguousRequestError extends ServiceError {
   readonly method: string;
   /** The route template of the request. */
   readonly route: string;
+  /** The URL the request went to, without its query. */
+  readonly url: string | undefined;
   /** The 5xx status when the service answered; undefined when no answer came (timeout, lost connection). */
   readonly status: number | undefined;
   /** What happened to the request, such as "the service answered 503" or a socket error. */
@@ -49,11 +54,12 @@ export class AmbiguousRequestError extends ServiceError {
   constructor(info: RequestInfo, detail: string, options: { cause?: unknown; status?: number } = {}) {
     super(
       "ambiguous",
-      `${info.method} ${info.route} was sent but its outcome is unknown (${detail}). It may have been applied, so it was not re-sent: list what exists before sending it again.`,
+      `${requestWords(info)} was sent but its outcome is unknown (${detail}). It may have been applied, so it was not re-sent: list what exists before sending it again.`,
       { cause: options.cause },
     );
     this.method = info.method;
     this.route = info.route;
+    this.url = info.url === undefined ? undefined : redact(info.url);
     this.status = options.status;
     this.detail = redact(detail);
   }
@@ -65,7 +71,7 @@ export class ResponseValidationError extends ServiceError {
   constructor(info: RequestInfo, detail: string) {
     super(
       "invalid_response",
-      `${info.method} ${info.route} answered with a body the client cannot read: ${detail}. Check that the base URL points at the Service API.`,
+      `${requestWords(info)} answered with a body the client cannot read: ${detail}. Check that the base URL points at the Service API.`,
     );
   }
 }

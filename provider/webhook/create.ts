@@ -10,6 +10,7 @@ import type { ServiceClient } from "../client/client";
 import { KeyedLock } from "../context/keyed-lock";
 import { contextKey, processContext } from "../context/process";
 import { ConflictError, InvalidRequestError } from "../errors/api";
+import { requestWords } from "../errors/base";
 import { LifecycleError, PendingCreateError } from "../errors/lifecycle";
 import { AmbiguousRequestError } from "../errors/transport";
 import { forgetWebhooks } from "../lifecycle/listings";
@@ -103,7 +104,7 @@ async function createOnce(plan: CreatePlan, prior: Attempt) {
     throw new PendingCreateError(
       conflict
         ? reconcileConflictMessage(identity, pendingSince, found)
-        : pendingMessage(identity, `POST ${error.route}: ${error.detail}`, windowMs / 1000),
+        : pendingMessage(identity, `${requestWords(error)}: ${error.detail}`, windowMs / 1000),
       prior.pendingId ?? `${PENDING_ID_PREFIX}${randomUUID()}`,
       pendingState(plan, pendingSince, [...exclude, ...claimedUuids()]),
       { cause: error, code: conflict ? "reconcile_conflict" : "outcome_unknown" },

@@ -1,5 +1,6 @@
 import { optionSetting, spellProperty } from "../context/program-language";
 import type { InvalidRequestError } from "../errors/api";
+import { requestWords } from "../errors/base";
 import { LifecycleError } from "../errors/lifecycle";
 import { SETTINGS, stackKey } from "../settings/table";
 import type { WebhookIdentity } from "./schema";
@@ -56,7 +57,7 @@ export function serviceRefusal(error: InvalidRequestError): string {
       ? error.fields.map((f) => `${f.field} ${f.message}`).join("; ")
       : (error.serviceMessage ?? "no reason given");
   const requestId = error.requestId ? ` (request id ${error.requestId})` : "";
-  return `${error.method} ${error.route} answered ${error.status}: ${reason}${requestId}.`;
+  return `${requestWords(error)} answered ${error.status}: ${reason}${requestId}.`;
 }
 
 export function inputRefusedError(

@@ -32,7 +32,7 @@ const STEP =
   /\b(set|give|pass|run|check|install|start|add|remove|wait|try|fix|correct|list|use|keep|declare|delete|drop|make|raise|have|send|name|point|upgrade|stop|pick|leave|rotate|configure|lower|free|move|deactivate|change)\b/i;
 /** What a message can be about: a named object, a request, a setting, or a hostname. */
 const OBJECT =
-  /\b(webhook|domain|token|seed|organization|delivery|ServiceClient|createNodeHandler|createLambdaHandler|path parameter|setting|fault|Accept-Language|service:hostOverrides|route|request)\b|\bresource '[^']+'|\b(GET|POST) \/|\b[a-z0-9-]+\.[a-z0-9.-]+\.[a-z]{2,}\b/i;
+  /\b(webhook|domain|token|seed|organization|delivery|ServiceClient|createNodeHandler|createLambdaHandler|path parameter|setting|fault|Accept-Language|service:hostOverrides|route|request)\b|\bresource '[^']+'|\b(GET|POST) (https?:\/\/[^/\s]+)?\/|\b[a-z0-9-]+\.[a-z0-9.-]+\.[a-z]{2,}\b/i;
 
 /**
  * Messages known to fall short, with why they are not fixed here. The receivers' option checks and

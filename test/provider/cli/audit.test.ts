@@ -280,7 +280,7 @@ describe("service-pulumi audit", () => {
       expect(run.code, String(status)).toBe(2);
       expect(run.stderr).toMatch(
         new RegExp(
-          `^infra-dev\\.json|^infra/dev: listing the organization's webhooks failed: POST /v2/search/webhooks answered ${status}`,
+          `^infra-dev\\.json|^infra/dev: listing the organization's webhooks failed: POST http://127\\.0\\.0\\.1:\\d+/v2/search/webhooks answered ${status}`,
         ),
       );
       expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);

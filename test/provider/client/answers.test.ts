@@ -29,7 +29,7 @@ describe("answers", () => {
     const messages = [];
     for (let i = 0; i < bodies.length; i++) messages.push((await failureOf(client.health())).message);
     expect(messages[0]).toBe(
-      "GET /v1/health answered with a body the client cannot read: the body is not JSON. Check that the base URL points at the Service API.",
+      `GET ${server.url}/v1/health answered with a body the client cannot read: the body is not JSON. Check that the base URL points at the Service API.`,
     );
     expect(messages[1]).toMatch(/cannot read: \(body\) Invalid input/);
     expect(messages[2]).toMatch(/cannot read: status Invalid input/);
@@ -42,7 +42,7 @@ describe("answers", () => {
     const error = await failureOf(clientOf(server.url).health());
     expect(error).toBeInstanceOf(UnexpectedStatusError);
     expect(error.message).toMatch(
-      /^GET \/v1\/health answered 404: no such route\. .* \(request id req_404\)$/,
+      /^GET http:\/\/127\.0\.0\.1:\d+\/v1\/health answered 404: no such route\. .* \(request id req_404\)$/,
     );
   });
 

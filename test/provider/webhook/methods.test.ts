@@ -311,7 +311,7 @@ describe("create", () => {
     const error = await failure(webhook.create(inputs));
     expect(error.code).toBe("input_refused");
     expect(error.message).toMatch(
-      /^The service refused the webhook for \S+ \(channel \S+\): POST \/v2\/webhooks answered 400: [^.]+ \(request id \S+\)\. Nothing was created\. Correct the Webhook's inputs and run `pulumi up` again\.$/,
+      /^The service refused the webhook for \S+ \(channel \S+\): POST http:\/\/127\.0\.0\.1:\d+\/v2\/webhooks answered 400: [^.]+ \(request id \S+\)\. Nothing was created\. Correct the Webhook's inputs and run `pulumi up` again\.$/,
     );
     expect(error.message.match(/refused/g)).toHaveLength(1);
   });
