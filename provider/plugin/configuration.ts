@@ -9,20 +9,7 @@ import { rememberSecret } from "../context/process";
 import { type ConfigSource, configureFromStack } from "../lifecycle/stack-config";
 import type { WarnOnResource } from "./engine-log";
 import { revealSecrets } from "./secrets";
-
-/** What the plugin reads of the engine's ConfigureRequest. */
-export interface ConfigureRequest {
-  /**
-   * `args`: the provider's inputs, keyed by setting (`token`), typed as the schema says (a provider
-   * resource's number is a number) and with secrets wrapped. Absent from an engine that sends only
-   * `variables`.
-   */
-  readonly args?: Readonly<Record<string, unknown>> | undefined;
-  /** `variables`, deprecated: `<package>:config:<key>` to text, secrets revealed. */
-  readonly variables: Iterable<readonly [string, string]>;
-  /** The URN of the provider being configured, which the warnings are shown on. */
-  readonly urn?: string | undefined;
-}
+import type { ConfigureRequest } from "./server-hooks";
 
 /**
  * The engine names each configuration variable `<package>:config:<key>` (`service:config:token`), with

@@ -9,7 +9,20 @@
  * SDK's.
  */
 import { dirname } from "node:path";
-import type { ConfigureRequest } from "./configuration";
+
+/** What the plugin reads of the engine's ConfigureRequest. */
+export interface ConfigureRequest {
+  /**
+   * `args`: the provider's inputs, keyed by setting (`token`), typed as the schema says (a provider
+   * resource's number is a number) and with secrets wrapped. Absent from an engine that sends only
+   * `variables`.
+   */
+  readonly args?: Readonly<Record<string, unknown>> | undefined;
+  /** `variables`, deprecated: `<package>:config:<key>` to text, secrets revealed. */
+  readonly variables: Iterable<readonly [string, string]>;
+  /** The URN of the provider being configured, which the warnings are shown on. */
+  readonly urn?: string | undefined;
+}
 
 /** A gRPC unary call as the SDK's handlers receive it: the request is a protobuf message. */
 interface Call {
