@@ -5,6 +5,7 @@
  * engine in plain text, whichever language the program is written in.
  */
 import type * as provider from "@pulumi/pulumi/provider";
+import type { DetailedDiff } from "../lifecycle/detailed-diff";
 import type { ResourceProps } from "../lifecycle/methods";
 import type { DeclaredResource } from "../resource-kit/declaration";
 import type { WarnOnResource } from "./engine-log";
@@ -18,6 +19,7 @@ interface Answer {
   readonly changes?: boolean;
   readonly replaces?: string[];
   readonly deleteBeforeReplace?: boolean;
+  readonly detailedDiff?: DetailedDiff;
   readonly id?: string;
   readonly outs?: ResourceProps;
   readonly props?: ResourceProps;
@@ -76,20 +78,22 @@ export class CustomResource {
   /**
    * `olds` are the stored outputs and `oldInputs` the stored inputs: the lifecycle sees the outputs over
    * the inputs, so that an input that state keeps only as a hash (a secret) can still be compared when
-   * the outputs lack that hash (a webhook adopted by `pulumi import`).
+   * the outputs lack that hash (a webhook adopted by `pulumi import`). The answer's `detailedDiff` is what
+   * the engine is to show; the SDK's server drops it (server-hooks.ts carries it).
    */
   async diff(
     id: string,
     olds: ResourceProps,
     news: ResourceProps,
     oldInputs: ResourceProps | undefined,
-  ): Promise<provider.DiffResult> {
+  ): Promise<provider.DiffResult & { readonly detailedDiff?: DetailedDiff }> {
     const state = { ...revealSecrets(oldInputs).props, ...revealSecrets(olds).props };
     const result = (await this.declared.diff(id, state, revealSecrets(news).props)) as Answer;
     return {
       changes: result.changes,
       replaces: result.replaces ?? [],
       deleteBeforeReplace: result.deleteBeforeReplace ?? false,
+      ...(result.detailedDiff ? { detailedDiff: result.detailedDiff } : {}),
     };
   }
 

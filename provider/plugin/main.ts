@@ -4,11 +4,17 @@
  */
 import { main } from "@pulumi/pulumi/provider";
 import { findProgramLanguage, setProgramLanguage } from "../context/program-language";
+import type { DetailedDiff } from "../lifecycle/detailed-diff";
 import type { ResourceProps } from "../lifecycle/methods";
+import {
+  type DiffResponseMessage,
+  type ProviderProto,
+  writeDetailedDiff,
+} from "../resource-kit/diff-response";
 import { configureWith } from "./configuration";
 import { engineAddressOf, engineWarnings } from "./engine-log";
 import { serviceProvider } from "./provider";
-import { withRequestHooks } from "./server-hooks";
+import { fromSdk, withRequestHooks } from "./server-hooks";
 
 /** How often the plugin looks whether the process that started it is still there. */
 const PARENT_POLL_MS = 500;
@@ -34,14 +40,30 @@ export async function serve(args: string[]): Promise<void> {
   // Pulumi.yaml there (or above) says the language that advice should spell options and properties in.
   setProgramLanguage(findProgramLanguage(process.cwd()));
   const oldInputs = new Map<string, ResourceProps | undefined>();
+  const detailedDiffs = new Map<string, DetailedDiff>();
   const warn = engineWarnings(engineAddressOf(args));
-  const provider = serviceProvider({ oldInputs: (urn) => oldInputs.get(urn), warn });
+  const provider = serviceProvider({
+    oldInputs: (urn) => oldInputs.get(urn),
+    showDiff: (urn, detailed) => detailedDiffs.set(urn, detailed),
+    warn,
+  });
   await withRequestHooks(
     {
       configure: configureWith(warn),
       diffing(urn, inputs) {
         oldInputs.set(urn, inputs);
-        return () => oldInputs.delete(urn);
+        return (response) => {
+          const detailed = detailedDiffs.get(urn);
+          if (response && detailed) {
+            writeDetailedDiff(
+              response as DiffResponseMessage,
+              detailed,
+              fromSdk<ProviderProto>("@pulumi/pulumi/proto/provider_pb"),
+            );
+          }
+          oldInputs.delete(urn);
+          detailedDiffs.delete(urn);
+        };
       },
     },
     () => main(provider, args),

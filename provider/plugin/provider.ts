@@ -7,6 +7,7 @@ import type * as provider from "@pulumi/pulumi/provider";
 import { noteProgramCall } from "../context/call-origin";
 import { requestCancel } from "../context/engine-cancel";
 import { DOMAIN_COMPONENT_TYPE } from "../domain/declaration";
+import type { DetailedDiff } from "../lifecycle/detailed-diff";
 import type { ResourceProps } from "../lifecycle/methods";
 import * as registry from "../registry";
 import type { DeclaredResource } from "../resource-kit/declaration";
@@ -18,6 +19,8 @@ import { packageFile, packageVersion } from "./package-files";
 export interface EngineExtras {
   /** The stored inputs sent with a Diff of the resource `urn`, if any. */
   oldInputs(urn: string): ResourceProps | undefined;
+  /** Keeps the detailed diff of the Diff of the resource `urn`, which the SDK's server would drop. */
+  showDiff(urn: string, detailed: DetailedDiff): void;
   /** Shows a warning on the resource `urn` (see engine-log.ts). */
   warn: WarnOnResource;
 }
@@ -49,7 +52,11 @@ export function serviceProvider(extras: EngineExtras): provider.Provider {
     version,
     getSchema: async () => packageFile("schema.json"),
     check: async (urn, olds, news) => resourceOf(urn).check(urn, olds, news),
-    diff: async (id, urn, olds, news) => resourceOf(urn).diff(id, olds, news, extras.oldInputs(urn)),
+    diff: async (id, urn, olds, news) => {
+      const { detailedDiff, ...answer } = await resourceOf(urn).diff(id, olds, news, extras.oldInputs(urn));
+      if (detailedDiff) extras.showDiff(urn, detailedDiff);
+      return answer;
+    },
     create: async (urn, inputs) => resourceOf(urn).create(inputs),
     read: async (id, urn, props) => resourceOf(urn).read(id, props ?? {}),
     update: async (id, urn, olds, news) => resourceOf(urn).update(id, olds, news),

@@ -1,5 +1,6 @@
 /**
- * What the engine sends that `@pulumi/pulumi/provider`'s server (3.270) drops or cannot take. Its `main`
+ * What the engine sends that `@pulumi/pulumi/provider`'s server (3.270) drops or cannot take, and the
+ * detailed diff its Diff answer cannot carry. Its `main`
  * builds the gRPC service itself and hands a provider only some of each request: Configure's `args` and
  * `variables` (the provider's configuration, `service:token` and the rest) reach no provider method at all, and Diff's
  * stored inputs are left out; and a Read without properties, which is what `pulumi import` sends, fails
@@ -41,8 +42,12 @@ type Handler = (call: Call, callback: (...args: unknown[]) => void) => unknown;
 export interface RequestHooks {
   /** Configure's request, before the server answers it. */
   configure(request: ConfigureRequest): void;
-  /** Diff's stored inputs for `urn` while the server handles the Diff; cleared once it has answered. */
-  diffing(urn: string, oldInputs: Record<string, unknown> | undefined): () => void;
+  /**
+   * Diff's stored inputs for `urn` while the server handles the Diff; the function returned is called with
+   * the server's DiffResponse (none after a failure) before it is sent, to add what the server leaves out
+   * (the detailed diff), and to clear what was kept for the Diff.
+   */
+  diffing(urn: string, oldInputs: Record<string, unknown> | undefined): (response: unknown) => void;
 }
 
 /** A module as `@pulumi/pulumi/provider` loads it (its own grpc-js and google-protobuf). */
@@ -81,7 +86,7 @@ function hooked(server: Record<string, Handler>, hooks: RequestHooks): object {
   handlers.diff = (call, callback) => {
     const done = hooks.diffing(call.request.getUrn?.() ?? "", call.request.getOldInputs?.()?.toJavaScript());
     return server.diff!.call(server, call, (...args: unknown[]) => {
-      done();
+      done(args[0] ? undefined : args[1]);
       callback(...args);
     });
   };

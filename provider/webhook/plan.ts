@@ -8,6 +8,8 @@ import { rememberSecret } from "../context/process";
 
 import { type CheckFailure, checkFailure, checkInputs } from "../lifecycle/check";
 import { COMMON_INPUTS } from "../lifecycle/common-members";
+import { credentialsSource } from "../lifecycle/credentials-source";
+import { detailedDiffOf } from "../lifecycle/detailed-diff";
 import {
   changedInputs,
   defaultsTo,
@@ -17,7 +19,7 @@ import {
   type InputKinds,
 } from "../lifecycle/input-comparison";
 import type { CheckContext, ResourceProps } from "../lifecycle/methods";
-import { UNKNOWN } from "../lifecycle/unknowns";
+import { containsUnknown, UNKNOWN } from "../lifecycle/unknowns";
 import { claim, notePending } from "./claims";
 import { MISSING_SECRET_KEY } from "./messages";
 import type { QuotaWarning } from "./quota-check";
@@ -45,12 +47,23 @@ export async function check(
 ): Promise<{ inputs: ResourceProps; failures: CheckFailure[]; warnings: readonly QuotaWarning[] }> {
   // Never kept: the inputs returned leave it out, so state never holds it.
   const { [QUOTA_INPUT]: told, ...given } = news;
-  const result = validate(given);
+  const result = described(validate(given));
   if (told === undefined && context.urn === undefined) return { ...result, warnings: [] };
   const replaced = result.failures.length === 0 ? predictedReplacement(olds, result.inputs) : [];
   // Loaded here, not at the top: a dynamic resource's check needs it only at the quota.
   const { quotaFindings } = await import("./quota-check.js");
   return quotaFindings(result, replaced, { told: told as QuotaInput | undefined, urn: context.urn });
+}
+
+/**
+ * Valid inputs with `credentials`, the words a diff shows when the credentials move (credentials-source.ts).
+ * Not while `connection` is unknown: the words would be wrong, and a diff then shows `connection` itself.
+ */
+function described(result: { inputs: ResourceProps; failures: CheckFailure[] }) {
+  const { connection } = result.inputs;
+  if (result.failures.length > 0 || containsUnknown(connection)) return result;
+  const words = credentialsSource(connection as WebhookState["connection"]);
+  return { ...result, inputs: { ...result.inputs, [CREDENTIALS]: words } };
 }
 
 function validate(news: ResourceProps): { inputs: ResourceProps; failures: CheckFailure[] } {
@@ -86,6 +99,13 @@ const INPUTS: InputKinds = {
   ...COMMON_INPUTS,
 };
 const REPLACING: readonly string[] = ["endpoint", "channel", "apiVersion", "filters", "secretKey"];
+/**
+ * The input check adds: where the credentials come from, in words (credentials-source.ts). Diff never
+ * compares it; it is what the engine shows when the credentials move.
+ */
+const CREDENTIALS = "credentials";
+/** The inputs state keeps only as a salted hash, under the member named. */
+const HASHED = { secretKey: "secretKeyHash" };
 
 /**
  * The members whose change from the previous inputs `olds` replaces the webhook, as diff will find them;
@@ -113,10 +133,18 @@ export async function diff(id: string, olds: ResourceProps, news: ResourceProps)
   const pending = isPending(old);
   if (pending) notePending(identityOf(old));
   else claim(old.webhookUuid ?? id);
+  const shown = [...changed, ...replaces.filter((key) => !changed.includes(key))];
+  const moved = shown.length === 0 && (await credentialsMoved(old, news));
+  // The words for the credentials, where they moved or the `connection` that holds them changed.
+  const credentials = moved || changed.includes("connection") ? [CREDENTIALS] : [];
   return {
-    changes: pending || changed.length > 0 || replaces.length > 0 || (await credentialsMoved(old, news)),
+    changes: pending || shown.length > 0 || moved,
     replaces,
     deleteBeforeReplace: false,
+    detailedDiff: detailedDiffOf([...shown, ...credentials], replaces, { ...olds, ...old }, news, {
+      hashed: HASHED,
+      updated: [CREDENTIALS],
+    }),
   };
 }
 

@@ -128,7 +128,7 @@ describe("the provider plugin's schema", () => {
   });
 
   it("is what the plugin serves", async () => {
-    const provider = serviceProvider({ oldInputs: () => undefined, warn: () => {} });
+    const provider = serviceProvider({ oldInputs: () => undefined, showDiff: () => {}, warn: () => {} });
     expect(await provider.getSchema!()).toBe(checkedIn());
     expect(provider.version).toBe(schema.version);
   });

@@ -21,7 +21,7 @@ const secret = (value: unknown) => ({ [specialSigKey]: specialSecretSig, value }
 const URN = `urn:pulumi:dev::infra::${webhook.pluginToken}::orders`;
 
 let world: World;
-const provider = () => serviceProvider({ oldInputs: () => undefined, warn: () => {} });
+const provider = () => serviceProvider({ oldInputs: () => undefined, showDiff: () => {}, warn: () => {} });
 /** Configures the process as the engine's Configure does, warnings dropped. */
 const configure = (args: Record<string, unknown>) => configureWith(() => {})({ args, variables: [] });
 

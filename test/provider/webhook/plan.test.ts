@@ -60,7 +60,12 @@ describe("webhook check", () => {
     expect(failedFields(result.failures)).toEqual(["channel"]);
     const clean = await check({}, { ...unchecked, apiVersion: UNKNOWN });
     expect(clean.failures).toEqual([]);
-    expect(clean.inputs).toEqual({ ...unchecked, apiVersion: UNKNOWN, channel: "default" });
+    expect(clean.inputs).toEqual({
+      ...unchecked,
+      apiVersion: UNKNOWN,
+      channel: "default",
+      credentials: expect.stringMatching(/^token from SERVICE_API_TOKEN \(environment\), base URL /),
+    });
   });
 });
 
@@ -76,6 +81,7 @@ describe("webhook diff", () => {
         changes: false,
         replaces: [],
         deleteBeforeReplace: false,
+        detailedDiff: {},
       });
     }
   });
@@ -87,11 +93,18 @@ describe("webhook diff", () => {
     ["filters", { filters: [{ key: "activity.name", value: "fingerprint" }] }],
     ["secretKey", { secretKey: `${SECRET}-rotated` }],
     ["adoptWebhookUuid", { adoptWebhookUuid: "11111111-2222-4333-8444-555555555555" }],
-  ])("replaces the webhook when %s changes", async (key, override) => {
+  ])("replaces the webhook when %s changes, and shows that member alone", async (key, override) => {
     expect(await diff(UUID, state(), news(override))).toEqual({
       changes: true,
       replaces: [key],
       deleteBeforeReplace: false,
+      // A secret is shown against the outputs, which hold only its hash: `[secret]` once, no old value.
+      detailedDiff: {
+        [key]: {
+          kind: key === "adoptWebhookUuid" ? "ADD_REPLACE" : "UPDATE_REPLACE",
+          inputDiff: key !== "secretKey",
+        },
+      },
     });
   });
 
@@ -120,7 +133,7 @@ describe("webhook diff", () => {
     const pending = state({ webhookUuid: undefined, pendingSince: "2030-01-01T00:00:00.000Z" });
     const result = await diff("pending-1", pending, news());
     // A pending webhook always shows a change, so that `pulumi up` runs the update that settles it.
-    expect(result).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(result).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false, detailedDiff: {} });
     expect(hasPending(identityOf(pending))).toBe(true);
     expect(isClaimed("pending-1")).toBe(false);
   });
@@ -129,7 +142,13 @@ describe("webhook diff", () => {
     configureFromStack({ get: (k) => ({ "service:token": "stack-token-0123456789" })[k] });
     const recorded = credentialsHash(clientFor({ connection: { token: "old-token-0123456789" } }).options);
     const moved = await diff(UUID, state({ credentialsHash: recorded }), news());
-    expect(moved).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    // No input changed: the words check added about the credentials are what the engine shows.
+    expect(moved).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+      detailedDiff: { credentials: { kind: "UPDATE", inputDiff: true } },
+    });
     const kept = await diff(
       UUID,
       state({ credentialsHash: recorded, connection: { token: "old-token-0123456789" } }),
@@ -138,6 +157,48 @@ describe("webhook diff", () => {
     expect(kept.changes).toBe(false);
     // State from before 0.2 recorded no credentials: nothing to compare with.
     expect((await diff(UUID, state(), news())).changes).toBe(false);
+  });
+
+  it("shows the member that changed, and the credentials' words where connection changes", async () => {
+    const connection = { token: "old-token-0123456789" };
+    const result = await diff(
+      UUID,
+      state({ connection }),
+      news({ connection: { token: "new-token-0123456789" } }),
+    );
+    expect(result).toMatchObject({ changes: true, replaces: [] });
+    expect(result.detailedDiff).toEqual({
+      connection: { kind: "UPDATE", inputDiff: true },
+      credentials: { kind: "UPDATE", inputDiff: true },
+    });
+    const removed = await diff(UUID, state({ connection }), news());
+    expect(removed.detailedDiff.connection).toEqual({ kind: "DELETE", inputDiff: true });
+    const added = await diff(UUID, state(), news({ channel: "orders", acceptLanguage: "de" }));
+    expect(added.detailedDiff).toEqual({
+      channel: { kind: "UPDATE_REPLACE", inputDiff: true },
+      acceptLanguage: { kind: "ADD", inputDiff: true },
+    });
+  });
+
+  it("adds to the inputs where the credentials come from, in words that hold no secret", async () => {
+    configureFromStack({
+      get: (k) =>
+        ({
+          "service:token": "stack-token-0123456789",
+          "service:baseUrl": "https://u:p@api.example.com/v2/?q=1",
+        })[k],
+    });
+    const fromStack = (await check({}, news())).inputs.credentials;
+    expect(fromStack).toBe(
+      "token from service:token (stack configuration), base URL https://api.example.com/v2",
+    );
+    const given = await check(
+      {},
+      news({ connection: { token: "given-token-0123456789", baseUrl: "http://127.0.0.1:1" } }),
+    );
+    expect(given.inputs.credentials).toBe("token from connection.token, base URL http://127.0.0.1:1");
+    expect((await check({}, news({ connection: UNKNOWN }))).inputs).not.toHaveProperty("credentials");
+    expect((await check({}, news({ channel: "" }))).inputs).not.toHaveProperty("credentials");
   });
 
   it("shows no credential move when no credentials can be found at all", async () => {
