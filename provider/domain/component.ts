@@ -17,7 +17,12 @@ export interface DomainArgs {
   readonly publish?: Publisher;
   /** Seconds to wait for the file to be served (default 600); the link's expiry caps it. */
   readonly timeout?: pulumi.Input<number>;
-  /** Take over a domain that is already registered: nothing is published and nothing is finished. */
+  /**
+   * Share a domain the organization already registered (another stack's, or one registered by hand):
+   * nothing is published or finished, state records that this stack did not register it (`status`
+   * "adopted"), and deleting the Domain leaves the domain registered. Without it, a Domain that finds its
+   * hostname registered says so at preview and at up, and shares it the same way.
+   */
   readonly adopt?: boolean;
   /** Credentials for this domain only, ahead of the stack config and the environment. Stored as a secret. */
   readonly connection?: pulumi.Input<ConnectionInput>;
@@ -166,7 +171,7 @@ export class Domain extends pulumi.ComponentResource {
   readonly domainUuid: pulumi.Output<string>;
   /** The verification URL; undefined for an adopted domain. */
   readonly url: pulumi.Output<string | undefined>;
-  /** "registered", or "adopted". */
+  /** "registered" by this stack (its destroy deactivates it), or "adopted" (its destroy leaves it registered). */
   readonly status: pulumi.Output<"registered" | "adopted">;
   /** The start step; undefined for an adopted domain. */
   readonly registration: DomainRegistration | undefined;

@@ -81,21 +81,79 @@ export function finishUnconfirmedError(domainName: string, cause: unknown): Life
   );
 }
 
+/** An active webhook that targets a domain, and whether a resource of this stack stands for it. */
+export interface DomainUser {
+  /** The webhook, as the organization's listing shows it. */
+  readonly webhook: WebhookRecord;
+  /** Whether this provider process saw a resource of this stack standing for it. */
+  readonly inThisStack: boolean;
+}
+
+/**
+ * The deactivation of a domain this stack registered, refused (409) because active webhooks target it.
+ * Each webhook is said to be in this stack's state or not. Those outside it belong to another stack or to
+ * nobody, so no option of this stack's program can order them: the way out is `service-pulumi audit`,
+ * which names the stack that holds each, and the `pulumi state delete` it prints for a shared domain.
+ */
 export function domainInUseError(
   domainName: string,
-  hooks: readonly WebhookRecord[],
+  domainUuid: string,
+  users: readonly DomainUser[],
   cause: unknown,
 ): LifecycleError {
-  const listed = hooks.map((w) => `  - ${w.webhookUuid}  ${w.endpoint}  channel=${w.channel}`);
-  return new LifecycleError(
-    "domain_in_use",
-    [
-      `Cannot deactivate ${domainName}: active webhooks still target it${hooks.length ? ":" : "."}`,
-      ...listed,
-      `Delete or move those webhooks first. In one program, give each Webhook ${optionSetting("dependsOn", ["domain"])} so that Pulumi deletes the webhooks before the domain.`,
-    ].join("\n"),
-    { cause },
+  const line = ({ webhook: w }: DomainUser) => `  - ${w.webhookUuid}  ${w.endpoint}  channel=${w.channel}`;
+  const outside = users.filter((u) => !u.inThisStack);
+  const inside = users.filter((u) => u.inThisStack);
+  const lines = [
+    `Cannot deactivate ${domainName} (${domainUuid}), which this stack registered: the service refuses while active webhooks target it.`,
+  ];
+  if (outside.length > 0) {
+    lines.push(
+      "Not in this stack's state, so another stack's or made by hand:",
+      ...outside.map(line),
+      "Pulumi cannot delete those from here. Run `service-pulumi audit --stacks <the other stack>,<this stack>` in the project's folder: it names the stack that holds each webhook. " +
+        `If the other stack holds ${domainName} as well (a shared hostname), audit reports the domain as a conflict and prints the \`pulumi state delete\` that drops it from this stack: run that, then \`pulumi destroy\` again, and ${domainName} stays registered for the other stack. ` +
+        "Otherwise deactivate those webhooks first (audit's `--deactivate-orphans` does so for ones no stack holds), or keep this Domain until they are gone.",
+    );
+  }
+  if (inside.length > 0) {
+    lines.push(
+      "Held by this stack's own resources:",
+      ...inside.map(line),
+      `Give each of those Webhooks ${optionSetting("dependsOn", ["domain"])}, so that Pulumi deletes them before the domain.`,
+    );
+  }
+  if (users.length === 0) {
+    lines.push(
+      `None is listed any more: run \`pulumi destroy\` again. If it is refused again, run \`service-pulumi audit\` to see what targets ${domainName}.`,
+    );
+  }
+  return new LifecycleError("domain_in_use", lines.join("\n"), { cause });
+}
+
+/**
+ * Said when a Domain finds its hostname already registered by the organization and was not told to
+ * adopt it: at preview (`preview: true`, from the listing, before anything is created) and at up.
+ */
+export function alreadyRegisteredNotice(
+  domainName: string,
+  domainUuid: string,
+  organization: string,
+  preview: boolean,
+): string {
+  const owner = organization ? `organization ${organization}` : "the organization";
+  const effect = preview
+    ? "this stack will share it: it records that it did not register it, and its destroy leaves it registered"
+    : "this stack shares it: its state records that it did not register it (status adopted), and its destroy leaves it registered";
+  return (
+    `${domainName} is already registered to ${owner} (${domainUuid}), by another stack or by hand; ${effect}. ` +
+    `If sharing it is intended, give the Domain ${spellProperty("adopt")} true, which says so and skips the verification; otherwise give this stack a hostname of its own.`
   );
+}
+
+/** The one line a destroy says about a domain this stack adopted, which it leaves registered. */
+export function leftRegisteredNotice(domainName: string, domainUuid: string): string {
+  return `${domainName} (${domainUuid}) stays registered: this stack did not register it (status adopted), so deleting its Domain leaves it to the stack or person that did.`;
 }
 
 export function notRegisteredForAdoptError(domainName: string): LifecycleError {

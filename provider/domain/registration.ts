@@ -8,21 +8,28 @@ import type { ResourceProps } from "../lifecycle/methods";
 import { type Refreshed, refreshAnswer } from "../lifecycle/refresh";
 import { registrationImportError, startUnconfirmedError } from "./messages";
 import { RegistrationInputs, RegistrationOutputs } from "./schema";
+import { noteRegisteredAtStart } from "./sharing";
 import { registeredDomains } from "./wire";
 
 /**
  * start_registration: a new verifier and register token, valid until expiresAt. The answer's wire names
- * map onto the registration's outputs here, its one translation.
+ * map onto the registration's outputs here, its one translation. A hostname the organization had already
+ * registered before this start is noted for the verification that follows in this run: this stack did
+ * not register it.
  */
 export async function create(props: ResourceProps): Promise<{ id: string; outs: RegistrationOutputs }> {
   const inputs = RegistrationInputs.parse(props);
+  const client = clientFor(inputs);
+  // The check just before listed the domains in this process: the listing is usually cached.
+  const before = (await registeredDomains(client)).find((d) => d.domainName === inputs.domainName);
   let start: Awaited<ReturnType<ReturnType<typeof clientFor>["startDomainRegistration"]>>;
   try {
-    start = await clientFor(inputs).startDomainRegistration({ domain_name: inputs.domainName });
+    start = await client.startDomainRegistration({ domain_name: inputs.domainName });
   } catch (error) {
     if (error instanceof AmbiguousRequestError) throw startUnconfirmedError(inputs.domainName, error);
     throw error;
   }
+  if (before) noteRegisteredAtStart(start.verifier);
   const outs: RegistrationOutputs = withCommonMembers(
     {
       domainName: start.domain_name,

@@ -13,8 +13,10 @@ import { forgetDomains } from "../lifecycle/listings";
 import type { ResourceProps } from "../lifecycle/methods";
 import { confirmGone } from "../lifecycle/ownership";
 import { type Refreshed, refreshAnswer } from "../lifecycle/refresh";
+import { isClaimed } from "../webhook/claims";
 import { activeWebhooks } from "../webhook/wire";
 import {
+  alreadyRegisteredNotice,
   cancelledWaitError,
   domainCredentialsChangedError,
   domainInUseError,
@@ -23,10 +25,13 @@ import {
   finishFailedError,
   finishUnconfirmedError,
   importDomainNotFoundError,
+  leftRegisteredNotice,
   notRegisteredForAdoptError,
   notServedError,
 } from "./messages";
+import { tell } from "./notices";
 import { VerificationInputs, VerificationOutputs } from "./schema";
+import { sharedTopic, wasRegisteredAtStart } from "./sharing";
 import { fetchVerificationFile } from "./verification-fetch";
 import { type DomainRecord, domainRecord, registeredDomains } from "./wire";
 
@@ -59,6 +64,12 @@ async function waitUntilServed(url: string, token: string, deadline: number): Pr
   }
 }
 
+/**
+ * The state of a registered domain. `status` records who registered it: "registered" by this resource,
+ * or "adopted" (this stack did not register it, whether it opted in with `adopt` or found the hostname
+ * registered), which its delete leaves registered. A verification given a registration's members records
+ * them whatever its status, so that the next diff compares them with what it is given.
+ */
 function outputsFor(
   domain: DomainRecord,
   inputs: VerificationInputs,
@@ -71,10 +82,8 @@ function outputsFor(
       domainName: domain.domainName,
       status,
       createTime: domain.createTime?.display,
-      adopt: status === "adopted",
-      ...(status === "registered"
-        ? { verifier: inputs.verifier, url: inputs.url, expiresAt: inputs.expiresAt }
-        : {}),
+      adopt: inputs.adopt,
+      ...(inputs.adopt ? {} : { verifier: inputs.verifier, url: inputs.url, expiresAt: inputs.expiresAt }),
       timeout: inputs.timeout,
       organization: domain.owner.organization || undefined,
       credentialsHash: recordedCredentials(client.options, undefined),
@@ -89,6 +98,8 @@ async function adopt(inputs: VerificationInputs) {
     (d) => d.domainName === inputs.domainName,
   );
   if (!found) throw notRegisteredForAdoptError(inputs.domainName);
+  // A replacement of a verification of the same domain must not deactivate it while deleting the old one.
+  processContext().get(CONFIRMED_HERE).add(found.domainUuid);
   return { id: found.domainUuid, outs: outputsFor(found, inputs, client, "adopted") };
 }
 
@@ -102,14 +113,27 @@ export async function create(props: ResourceProps): Promise<{ id: string; outs: 
   const { domainName, verifier, url, registerToken, expiresAt } = inputs as Required<VerificationInputs>;
   rememberSecret(registerToken);
   const client = clientFor(inputs);
-  // Already registered (a re-run, or a replacement of this resource): nothing to publish or finish. If a
-  // replacement's old half is deleted in this run, it has this same domain_uuid and must stay registered.
+  // Already registered: nothing to publish or finish. If the hostname was registered before this run's
+  // registration started, another stack or a person registered it, and this stack shares it (adopted).
+  // Otherwise this stack did (a re-run, or a replacement of this resource). If a replacement's old half is
+  // deleted in this run, it has this same domain_uuid and must stay registered.
   const existing = (await registeredDomains(client, { fresh: true })).find(
     (d) => d.domainName === domainName,
   );
   if (existing) {
     processContext().get(CONFIRMED_HERE).add(existing.domainUuid);
-    return { id: existing.domainUuid, outs: outputsFor(existing, inputs, client, "registered") };
+    const shared = wasRegisteredAtStart(verifier);
+    if (shared) {
+      const { domainUuid, owner } = existing;
+      tell(
+        alreadyRegisteredNotice(domainName, domainUuid, owner.organization, false),
+        sharedTopic(domainName),
+      );
+    }
+    return {
+      id: existing.domainUuid,
+      outs: outputsFor(existing, inputs, client, shared ? "adopted" : "registered"),
+    };
   }
   const { clock } = processContext();
   const started = clock.now();
@@ -225,12 +249,18 @@ export async function update(id: string, olds: ResourceProps, news: ResourceProp
 }
 
 /**
- * Deactivates the domain. "Not registered" counts as done only when the credentials in use could see it;
- * a domain that active webhooks still target fails with the list of those webhooks.
+ * Deactivates a domain this stack registered. One it adopted (another stack or a person registered it)
+ * stays registered, and the delete says so in one line. "Not registered" counts as done only when the
+ * credentials in use could see it; a domain that active webhooks still target fails with the list of
+ * those webhooks, each said to be in this stack's state or not.
  */
 export async function remove(id: string, props: ResourceProps): Promise<void> {
   if (processContext().get(CONFIRMED_HERE).has(id)) return;
   const old = VerificationOutputs.parse(props);
+  if (old.status === "adopted") {
+    tell(leftRegisteredNotice(old.domainName, id));
+    return;
+  }
   const client = clientFor(old);
   try {
     await client.deactivateDomain(id);
@@ -240,10 +270,10 @@ export async function remove(id: string, props: ResourceProps): Promise<void> {
       return;
     }
     if (error instanceof ConflictError) {
-      const users = (await activeWebhooks(client, { fresh: true })).filter(
-        (w) => new URL(w.endpoint).hostname === old.domainName,
-      );
-      throw domainInUseError(old.domainName, users, error);
+      const users = (await activeWebhooks(client, { fresh: true }))
+        .filter((w) => URL.canParse(w.endpoint) && new URL(w.endpoint).hostname === old.domainName)
+        .map((webhook) => ({ webhook, inThisStack: isClaimed(webhook.webhookUuid) }));
+      throw domainInUseError(old.domainName, id, users, error);
     }
     if (!(error instanceof AmbiguousRequestError)) throw error;
     if ((await registeredDomains(client, { fresh: true })).some((d) => d.domainUuid === id))

@@ -154,11 +154,30 @@ function gatherResources(): void {
     domainMessages.finishBlockedError(host, 60, undefined),
     domainMessages.startUnconfirmedError(host, undefined),
     domainMessages.finishUnconfirmedError(host, undefined),
-    domainMessages.domainInUseError(host, [hook(1)], undefined),
+    domainMessages.domainInUseError(host, "d0", [{ webhook: hook(1), inThisStack: false }], undefined),
+    domainMessages.domainInUseError(host, "d0", [{ webhook: hook(1), inThisStack: true }], undefined),
+    domainMessages.domainInUseError(
+      host,
+      "d0",
+      [
+        { webhook: hook(1), inThisStack: false },
+        { webhook: hook(2), inThisStack: false },
+        { webhook: hook(3), inThisStack: true },
+      ],
+      undefined,
+    ),
+    domainMessages.domainInUseError(host, "d0", [], undefined),
     domainMessages.notRegisteredForAdoptError(host),
     domainMessages.domainCredentialsChangedError(host, "acme"),
   ];
   for (const error of errors) add(`lifecycle ${error.code}`, "pulumi", error.message);
+  for (const preview of [true, false]) {
+    add(
+      `domain shared at ${preview ? "preview" : "up"}`,
+      "pulumi",
+      domainMessages.alreadyRegisteredNotice(host, "d0", "acme", preview),
+    );
+  }
   add("pending create", "pulumi", webhookMessages.pendingMessage(identity, "a timeout", 30));
   add(
     "reconcile conflict",

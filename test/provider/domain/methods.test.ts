@@ -5,11 +5,13 @@ import {
   domainVerificationLifecycle as domainVerification,
 } from "../../../provider/domain/declaration";
 import type { ServiceError } from "../../../provider/errors/base";
+import { UNKNOWN } from "../../../provider/lifecycle/unknowns";
 import { verificationFileLifecycle as verificationFile } from "../../../provider/publishers/declaration";
+import { webhookLifecycle as webhook } from "../../../provider/webhook/declaration";
 import { ManualClock } from "../../../sandbox/index";
 import { failedFields } from "../../helpers/check-failures";
 import { steppingClock } from "../../helpers/fake-clock";
-import { HOOKS_TOKEN, HOST, OTHER_TOKEN, ROTATED_TOKEN } from "../../helpers/fixtures";
+import { HOOKS_TOKEN, HOST, OTHER_TOKEN, ROTATED_TOKEN, webhookArgs } from "../../helpers/fixtures";
 import { configureStack, nextProcess } from "../../helpers/runtime";
 import { hookBody, registerDomain, startWorld, type World } from "../../helpers/world";
 
@@ -356,20 +358,17 @@ describe("a change of credentials", () => {
 
 describe("delete and adopt", () => {
   it("explains a 409 by listing the webhooks, then deletes once they are gone", async () => {
-    const domain = await registerDomain(world);
-    const { inputs } = await domainVerification.check({}, { domainName: HOST, adopt: true });
-    const adopted = await domainVerification.create(inputs);
-    expect(adopted.id).toBe(domain.domain_uuid);
-    expect(finishes()).toBe(1);
+    const { outs } = await started();
+    publish(outs);
+    const registered = await verify(outs);
     const hook = (await world.api("POST", "/v2/webhooks", { body: hookBody() })).json.webhook_uuid;
-    const error = await captured(domainVerification.remove(adopted.id, adopted.outs));
+    const error = await captured(domainVerification.remove(registered.id, registered.outs));
     expect(error.code).toBe("domain_in_use");
     expect(error.message).toContain(hook);
-    expect(error.message).toMatch(/dependsOn/);
     await world.api("POST", `/v2/webhooks/${hook}/deactivate`);
-    await domainVerification.remove(adopted.id, adopted.outs);
+    await domainVerification.remove(registered.id, registered.outs);
     expect((await world.api("POST", "/v2/search/domains", { body: {} })).json.items).toEqual([]);
-    await domainVerification.remove(adopted.id, adopted.outs);
+    await domainVerification.remove(registered.id, registered.outs);
   });
 
   it("refuses to adopt a domain that is not registered", async () => {
@@ -377,6 +376,112 @@ describe("delete and adopt", () => {
     const error = await captured(domainVerification.create(inputs));
     expect(error.code).toBe("domain_not_registered");
     expect(error.message).toMatch(/not registered to this organization/);
+  });
+});
+
+/** Issue 42, item 1: two stacks of one organization and one hostname. */
+describe("a hostname another stack registered", () => {
+  const domains = async () =>
+    (await world.api("POST", "/v2/search/domains", { body: {} })).json.items.map(
+      (d: { domain_uuid: string }) => d.domain_uuid,
+    );
+  /** What the provider wrote to stderr while `run` ran: the lines the engine shows. */
+  async function said(run: () => Promise<unknown>): Promise<string[]> {
+    const write = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      await run();
+      return write.mock.calls.map(([text]) => String(text));
+    } finally {
+      write.mockRestore();
+    }
+  }
+
+  it("is said at check and at up, recorded as adopted, and left registered by delete in one line", async () => {
+    const theirs = await registerDomain(world);
+    const preview = await said(() => domainRegistration.check({}, { domainName: HOST }));
+    expect(preview).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^hooks\\.acme\\.test is already registered to organization acme \\(${theirs.domain_uuid}\\).*will share it.*\`adopt\` true.*hostname of its own\\.\n$`,
+        ),
+      ),
+    ]);
+    // The provider plugin shows it as a warning on the resource instead.
+    nextProcess({ clock });
+    const urn = "urn:pulumi:staging::p::service:index:DomainRegistration::hooks-registration";
+    const warned = await domainRegistration.check({}, { domainName: HOST }, { urn });
+    expect(warned.warnings).toEqual([{ urn, message: expect.stringContaining("already registered") }]);
+
+    nextProcess({ clock });
+    let verified: Awaited<ReturnType<typeof verify>> | undefined;
+    const up = await said(async () => {
+      const { outs } = await started();
+      publish(outs);
+      verified = await verify(outs);
+    });
+    // Said once in a process: the check before the create said it.
+    expect(up).toEqual([expect.stringMatching(/already registered .*will share it/)]);
+    expect(verified!.id).toBe(theirs.domain_uuid);
+    expect(verified!.outs).toMatchObject({ status: "adopted", adopt: false });
+    // The registration's members are recorded, so that the next preview proposes no change.
+    const again = { ...verified!.outs, registerToken: "t".repeat(20) };
+    expect((await domainVerification.diff(verified!.id, verified!.outs, again)).changes).toBe(false);
+    expect(finishes()).toBe(1);
+
+    nextProcess({ clock });
+    const destroy = await said(() => domainVerification.remove(verified!.id, verified!.outs));
+    expect(destroy).toEqual([
+      `hooks.acme.test (${theirs.domain_uuid}) stays registered: this stack did not register it (status adopted), so deleting its Domain leaves it to the stack or person that did.\n`,
+    ]);
+    expect(await domains()).toEqual([theirs.domain_uuid]);
+  });
+
+  it("with adopt: true, is taken silently and left registered", async () => {
+    const theirs = await registerDomain(world);
+    const { inputs } = await domainVerification.check({}, { domainName: HOST, adopt: true });
+    const adopted = await domainVerification.create(inputs);
+    expect(adopted.outs).toMatchObject({ status: "adopted", adopt: true, domainUuid: theirs.domain_uuid });
+    nextProcess({ clock });
+    const destroy = await said(() => domainVerification.remove(adopted.id, adopted.outs));
+    expect(destroy).toHaveLength(1);
+    expect(await domains()).toEqual([theirs.domain_uuid]);
+  });
+
+  it("is asked about once, only for a hostname new to the resource, and never with unknowns", async () => {
+    let before = world.calls();
+    expect(await said(() => domainRegistration.check({}, { domainName: HOST }))).toEqual([]);
+    expect(world.calls() - before).toBe(1);
+    before = world.calls();
+    await registerDomain(world);
+    const calls = world.calls() - before;
+    expect(await said(() => domainRegistration.check({ domainName: HOST }, { domainName: HOST }))).toEqual(
+      [],
+    );
+    expect(await said(() => domainRegistration.check({}, { domainName: UNKNOWN }))).toEqual([]);
+    expect(world.calls() - before).toBe(calls);
+  });
+
+  it("a domain this stack registered, refused for webhooks outside its state, names them and points at audit", async () => {
+    const { outs } = await started();
+    publish(outs);
+    const registered = await verify(outs);
+    const byHand = (await world.api("POST", "/v2/webhooks", { body: hookBody() })).json.webhook_uuid;
+    const outside = await captured(domainVerification.remove(registered.id, registered.outs));
+    expect(outside.code).toBe("domain_in_use");
+    expect(outside.message).toMatch(
+      new RegExp(`Not in this stack's state, so another stack's or made by hand:\n  - ${byHand} `),
+    );
+    expect(outside.message).toMatch(/`service-pulumi audit --stacks <the other stack>,<this stack>`/);
+    expect(outside.message).toMatch(/prints the `pulumi state delete`/);
+    expect(outside.message).not.toMatch(/dependsOn/);
+
+    // A webhook of this stack's state is named as such, with the option that orders its deletion.
+    const { inputs } = await webhook.check({}, webhookArgs({ channel: "mine" }));
+    const mine = (await webhook.create(inputs)).id;
+    const both = await captured(domainVerification.remove(registered.id, registered.outs));
+    expect(both.message).toMatch(new RegExp(`Held by this stack's own resources:\n  - ${mine} `));
+    expect(both.message).toMatch(/dependsOn: \[domain\]/);
+    expect(await domains()).toEqual([registered.id]);
   });
 });
 
