@@ -15,7 +15,6 @@ import { type ConfigSource, configureFromStack } from "./lifecycle/stack-config"
 import * as registry from "./registry";
 import { CONTRACT, contractNeededMessage } from "./resource-kit/contract";
 import type { DeclaredResource } from "./resource-kit/declaration";
-import { answerForHost } from "./resource-kit/diff-response";
 
 // Before anything else: on an old Node the failure below is the only one the user should see. The
 // imports of this module are plain JavaScript that loads on any Node; lifecycles load their modules
@@ -92,8 +91,7 @@ export function storedProvider(key: string, contract: number, message: string): 
   return {
     configure: async (request) => configure(request.config),
     check: (olds, news) => resource.check(olds, news),
-    // The host drops a detailed diff unless it travels with the answer (resource-kit/diff-response.ts).
-    diff: async (id, olds, news) => answerForHost((await resource.diff(id, olds, news)) as object),
+    diff: (id, olds, news) => resource.diff(id, olds, news),
     create: (props) => resource.create(props),
     read: (id, props) => resource.read(id, props),
     update: (id, olds, news) => resource.update(id, olds, news),

@@ -6,12 +6,8 @@ import { main } from "@pulumi/pulumi/provider";
 import { findProgramLanguage, setProgramLanguage } from "../context/program-language";
 import type { DetailedDiff } from "../lifecycle/detailed-diff";
 import type { ResourceProps } from "../lifecycle/methods";
-import {
-  type DiffResponseMessage,
-  type ProviderProto,
-  writeDetailedDiff,
-} from "../resource-kit/diff-response";
 import { configureWith } from "./configuration";
+import { type DiffResponseMessage, type ProviderProto, writeDetailedDiff } from "./diff-response";
 import { engineAddressOf, engineWarnings } from "./engine-log";
 import { serviceProvider } from "./provider";
 import { fromSdk, withRequestHooks } from "./server-hooks";
