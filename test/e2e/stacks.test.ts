@@ -49,7 +49,8 @@ describeUnderEngine("under the real engine, stacks and policy", () => {
   // organizations with webhooks outside the stack.
   it("stops a preview over the policy's quota, naming the webhooks, and makes no API call", async () => {
     const three = Array.from({ length: 3 }, (_, i) => ({ name: `hook-${i}`, channel: `channel-${i}` }));
-    const project = await devStack(stages.current, { webhooks: three, domain: "true" });
+    // The stage registered the host: the Domain adopts it, so that the preview asks the service nothing.
+    const project = await devStack(stages.current, { webhooks: three, domain: "true", adoptDomain: "true" });
     const config = join(project.dir, "policy-config.json");
     writeFileSync(config, JSON.stringify({ "service-webhook-quota": { quota: 2 } }));
     const mark = stages.current.mark();

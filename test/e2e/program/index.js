@@ -4,6 +4,8 @@
 // - webhooks: a list of { name, channel?, kind?, formFactors?, adopt?, deleteBeforeReplace? } (default:
 //   one named "orders");
 // - domain: true to verify host with a Domain whose file is written into filesDir;
+// - adoptDomain: true to give that Domain adopt: true instead (host is registered already, by another
+//   stack or by hand);
 // - retainDomain: true to give the Domain retainOnDelete.
 const pulumi = require("@pulumi/pulumi");
 const service = require("@service/pulumi");
@@ -23,7 +25,9 @@ const hooks = config.getObject("webhooks") ?? [{ name: "orders" }];
 const domain = config.getBoolean("domain")
   ? new service.Domain(
       "hooks",
-      { domainName: host, publish: service.directoryPublisher(config.require("filesDir")), timeout: 30 },
+      config.getBoolean("adoptDomain")
+        ? { domainName: host, adopt: true }
+        : { domainName: host, publish: service.directoryPublisher(config.require("filesDir")), timeout: 30 },
       { retainOnDelete: config.getBoolean("retainDomain") ?? false },
     )
   : undefined;
