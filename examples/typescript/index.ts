@@ -3,16 +3,22 @@
  * writes the verification file into `verificationDir`, the folder the host serves as https://<host>/, and
  * finishes the registration once the file is served. The Webhook delivers authentications to the host,
  * signed with the stack's `webhookSecret`, on a channel named after the stack.
+ *
+ * A stack that shares its `host` with another stack of the same organization (which registered it) sets
+ * `adoptDomain: true`: its Domain then verifies nothing, and its destroy leaves the domain registered.
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as service from "@service/pulumi";
 
 const config = new pulumi.Config();
 
-const domain = new service.Domain("hooks", {
-  domainName: config.require("host"),
-  publish: service.directoryPublisher(config.require("verificationDir")),
-});
+const domainName = config.require("host");
+const domain = new service.Domain(
+  "hooks",
+  config.getBoolean("adoptDomain")
+    ? { domainName, adopt: true }
+    : { domainName, publish: service.directoryPublisher(config.require("verificationDir")) },
+);
 
 const authentications = new service.Webhook(
   "authentications",
