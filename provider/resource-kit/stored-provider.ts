@@ -14,16 +14,17 @@ import { withSecretOutputs } from "./options";
  * The line carries the sentence of `contractNeededMessage`: when the runtime cannot even be resolved from
  * the project (the package uninstalled, only a transitive dependency under pnpm, a program bundled without
  * node_modules), nothing of the package runs to explain it, so the line throws it itself, instead of
- * Node's "Cannot find module". Its empty stack keeps the host's printout of it to the sentence alone
+ * Node's "Cannot find module"; and so it does when the runtime it finds has no `storedProvider` at all,
+ * instead of a TypeError. Its empty stack keeps the host's printout of it to the sentence alone
  * (errors/reported.ts). A runtime that does not serve the contract throws the same sentence, which the line
  * hands it because a runtime older than the text cannot know the range.
  */
 export function storedProviderText(key: string): string {
   const message = JSON.stringify(contractNeededMessage(CONTRACT)!);
   return (
-    `exports.handler=()=>{const m=${message},p="@service/pulumi/runtime";` +
-    `try{require.resolve(p)}catch{throw Object.assign(Error(m),{stack:""})}` +
-    `return require(p).storedProvider(${JSON.stringify(key)},${CONTRACT},m)}\n`
+    `exports.handler=()=>{const m=${message},p="@service/pulumi/runtime",` +
+    `e=()=>{throw Object.assign(Error(m),{stack:""})};try{require.resolve(p)}catch{e()}` +
+    `const s=require(p).storedProvider;return typeof s=="function"?s(${JSON.stringify(key)},${CONTRACT},m):e()}\n`
   );
 }
 

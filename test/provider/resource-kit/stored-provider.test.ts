@@ -6,7 +6,7 @@
  * with the whole checkpoint on every step; without the package, every Delete failed with Node's raw
  * "Cannot find module".
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -29,7 +29,7 @@ const NEEDED =
  * must be served for as long as docs/releasing.md says a version reads it.
  */
 const RELEASED_CONTRACTS: Readonly<Record<number, string>> = {
-  1: 'exports.handler=()=>{const m="The stack\'s resources need @service/pulumi >=0.1.0 installed in the program\'s project: keep it installed until they are deleted, and remove it in a later update than the one that deletes them.",p="@service/pulumi/runtime";try{require.resolve(p)}catch{throw Object.assign(Error(m),{stack:""})}return require(p).storedProvider("webhook",1,m)}\n',
+  1: 'exports.handler=()=>{const m="The stack\'s resources need @service/pulumi >=0.1.0 installed in the program\'s project: keep it installed until they are deleted, and remove it in a later update than the one that deletes them.",p="@service/pulumi/runtime",e=()=>{throw Object.assign(Error(m),{stack:""})};try{require.resolve(p)}catch{e()}const s=require(p).storedProvider;return typeof s=="function"?s("webhook",1,m):e()}\n',
 };
 
 const worldRef = useRegisteredWorld();
@@ -50,13 +50,14 @@ async function everyCallFails(host: DynamicHost, text: string): Promise<string[]
 }
 
 describe("the provider text stored in state", () => {
-  it("is the one line a program registers, names contract 1 and its key, and stays under 400 bytes", async () => {
+  it("is the one line a program registers, names contract 1 and its key, and stays under 450 bytes", async () => {
     const text = await webhookProviderText();
     expect(text).toBe(storedProviderText(webhook.key));
     // What this version writes is the released contract's text to the letter, and its sentence the table's.
     expect(text).toBe(RELEASED_CONTRACTS[CONTRACT]);
     expect(contractNeededMessage(CONTRACT)).toBe(NEEDED);
-    expect(text.length).toBeLessThan(400);
+    // Twice per resource in every checkpoint the engine writes: the closure it replaces was about 3.5 KB.
+    expect(text.length).toBeLessThan(450);
   });
 
   it("of each released contract is served by the installed runtime, through the whole lifecycle", async () => {
@@ -79,6 +80,28 @@ describe("the provider text stored in state", () => {
     try {
       expect(await everyCallFails(host, storedProviderText(webhook.key))).toEqual(Array(6).fill(NEEDED));
       expect(host.output()).not.toContain("Cannot find module");
+      expect(host.output()).not.toMatch(/^\s+at /m);
+    } finally {
+      await host.close();
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  it("fails every call with the one sentence when the runtime found has no storedProvider at all", async () => {
+    // A runtime from before the contract existed, or one that dropped it: a project whose
+    // @service/pulumi/runtime resolves to a module without the function.
+    const project = mkdtempSync(join(tmpdir(), "service-pulumi-no-stored-provider-"));
+    const pkg = join(project, "node_modules/@service/pulumi");
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(
+      join(pkg, "package.json"),
+      JSON.stringify({ name: "@service/pulumi", version: "0.0.1", exports: { "./runtime": "./runtime.js" } }),
+    );
+    writeFileSync(join(pkg, "runtime.js"), "exports.configure = () => {};\n");
+    const host = await startDynamicHost({ cwd: project });
+    try {
+      expect(await everyCallFails(host, storedProviderText(webhook.key))).toEqual(Array(6).fill(NEEDED));
+      expect(host.output()).not.toContain("TypeError");
       expect(host.output()).not.toMatch(/^\s+at /m);
     } finally {
       await host.close();
