@@ -195,6 +195,11 @@ export class Domain extends pulumi.ComponentResource {
       url: this.url,
       status: this.status,
     } = parts.outputs);
-    this.registerOutputs(parts.outputs);
+    // Registered with no outputs: the steps hold the uuid, URL and status in state, and the hostname is
+    // recorded above. Outputs that wait on the steps kept the registration in flight until they resolved,
+    // and when the engine ended a preview or an update on another resource's failure meanwhile, the
+    // Node SDK reported its refused registration as the program's unhandled exception, with a gRPC stack
+    // trace after the real message (issue 42).
+    this.registerOutputs({});
   }
 }

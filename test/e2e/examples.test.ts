@@ -9,16 +9,17 @@
  * stack at this sandbox rather than at one on 127.0.0.1:8787: the sandbox's URL, and the origin that
  * stands in for https://hooks.local.test with the folder it serves.
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { npmInstallInBackground, packInto, stepInBackground } from "../../tools/checks/consumer-project.mts";
 import { PYTHON_PULUMI_VERSION } from "../../tools/engine/pulumi-engine.mts";
-import { describeUnderEngine, engineGate, pulumiProject } from "../helpers/engine";
-import { EXAMPLES_HOST, HOOKS_TOKEN, SECRET } from "../helpers/fixtures";
-import { expectNoSecretIn, expectOneActivePerResource, type Stage, useStage } from "../helpers/stage";
+import { describeUnderEngine, pulumiProject } from "../helpers/engine";
+import { pathOfACopyAlone, pointDevStackAt } from "../helpers/examples";
+import { HOOKS_TOKEN, SECRET } from "../helpers/fixtures";
+import { expectNoSecretIn, expectOneActivePerResource, useStage } from "../helpers/stage";
 
 const examplesDir = join(__dirname, "../../examples");
 
@@ -41,36 +42,6 @@ async function install(example: Example, dir: string, tarballPath: string, tarba
     if (result.ok) result = await stepInBackground(command, args, dir);
   }
   if (!result.ok) throw new Error(`Installing examples/${example} in ${dir} failed:\n${result.output}`);
-}
-
-/**
- * The engine's PATH for an example: the CLI's folder, this Node, and the caller's PATH without any
- * node_modules/.bin. This repository's has `pulumi-resource-service`, which the engine would take in place
- * of the plugin the example names in its Pulumi.yaml, and a copy on its own has none of it.
- */
-function pathOfACopyAlone(): string {
-  const inherited = (process.env.PATH ?? "").split(delimiter);
-  const outside = inherited.filter((entry) => !/node_modules[\\/]\.bin$/.test(entry));
-  return [dirname(engineGate().cli!), dirname(process.execPath), ...outside].join(delimiter);
-}
-
-/** Points the dev stack's file at the stage: each key must be in the file already, as the README has it. */
-function pointDevStackAt(stage: Stage, dir: string, project: string): void {
-  const file = join(dir, "Pulumi.dev.yaml");
-  let text = readFileSync(file, "utf8");
-  expect(text, "the dev stack verifies the host the sandbox's seed knows").toContain(
-    `${project}:host: ${EXAMPLES_HOST}\n`,
-  );
-  for (const [key, value] of [
-    ["service:baseUrl", stage.sandbox.url],
-    ["service:hostOverrides", `'${JSON.stringify({ [EXAMPLES_HOST]: stage.originUrl })}'`],
-    [`${project}:verificationDir`, stage.filesDir],
-  ]) {
-    const line = new RegExp(`^(  ${key}: ).+$`, "m");
-    expect(text, `Pulumi.dev.yaml sets ${key}`).toMatch(line);
-    text = text.replace(line, `$1${value}`);
-  }
-  writeFileSync(file, text);
 }
 
 describeUnderEngine(
