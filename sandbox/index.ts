@@ -1,5 +1,6 @@
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
 import { DEFAULT_BASE_URL } from "../contract/default-base-url";
 import { ADMIN_TOKEN_ENV, ADMIN_TOKEN_HEADER, resolveAdminToken } from "./admin-token";
 import { ManualClock, realClock, type SandboxClock } from "./clock";
@@ -16,6 +17,7 @@ import type {
   SessionUpsert,
   Settings,
 } from "./public-types";
+import { drainUnreadBodies } from "./unread-body";
 
 export type {
   DeliveryAttempt,
@@ -94,16 +96,15 @@ export class SandboxListenError extends Error {
   }
 }
 
-function listen(
-  app: SandboxApp,
-  host: string,
-  port: number,
-): Promise<{ server: ReturnType<typeof serve>; port: number }> {
+function listen(app: SandboxApp, host: string, port: number): Promise<{ server: Server; port: number }> {
+  const server = createServer();
+  // Before the adapter's listener, so that it is in place whatever a handler does (unread-body.ts).
+  drainUnreadBodies(server);
+  // What @hono/node-server's `serve` builds, with its own drain of unread bodies off.
+  server.on("request", getRequestListener(app.fetch, { hostname: host, autoCleanupIncoming: false }));
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port, hostname: host }, (info: AddressInfo) =>
-      resolve({ server, port: info.port }),
-    );
     server.once("error", (error: NodeJS.ErrnoException) => reject(new SandboxListenError(host, port, error)));
+    server.listen(port, host, () => resolve({ server, port: (server.address() as AddressInfo).port }));
   });
 }
 
@@ -129,7 +130,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     close: () =>
       new Promise<void>((resolve) => {
         stop();
-        if ("closeAllConnections" in server) server.closeAllConnections();
+        server.closeAllConnections();
         server.close(() => resolve());
       }),
   };

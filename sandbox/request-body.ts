@@ -9,9 +9,9 @@ const tooLarge = () =>
     "body_too_large",
     `the request body is larger than the sandbox's limit of ${MAX_BODY_BYTES} bytes (1 MiB); send a smaller body`,
     // No `connection: close`: Node would close the socket as soon as this answer is written, with the rest
-    // of the body unread, and a client still uploading would get EPIPE instead of the answer. The Node
-    // adapter (@hono/node-server) reads and throws away the rest instead, for at most 500 ms and 64 MiB,
-    // then closes the connection (test/sandbox/oversized-body.test.ts).
+    // of the body unread, and a client still uploading would get EPIPE instead of the answer. The server
+    // reads and throws away the rest instead, until the client has sent it, for at most 64 MiB and with a
+    // pause of at most 4 s (unread-body.ts, test/sandbox/oversized-body.test.ts).
   );
 
 /** Hono's own limit: from Content-Length, or counted while the body streams in. */
