@@ -2,8 +2,11 @@
 // another, to `url` + `path` with node:http or undici, and prints one JSON line per try with what it got:
 // `{ "try": 1, "status": 413, "code": "body_too_large" }`, or `{ "try": 1, "error": "EPIPE" }`.
 // In-process tests never see a broken pipe: only a separate process has its own socket buffers and timing.
-// Usage: node oversized-body-client.cjs <url> <path> <tries> <http|undici>
+// `sequential` does what Python's urllib does: it asks to close the connection, sends the whole body, and
+// only then reads the answer; a write that fails ends the try.
+// Usage: node oversized-body-client.cjs <url> <path> <tries> <http|undici|sequential>
 const http = require("node:http");
+const net = require("node:net");
 const { request } = require("undici");
 
 const [url, path, tries, client] = process.argv.slice(2);
@@ -50,6 +53,37 @@ async function viaUndici() {
   }
 }
 
+function viaSocket() {
+  return new Promise((resolve) => {
+    const target = new URL(path, url);
+    const socket = net.connect(Number(target.port), target.hostname);
+    const head = Object.entries({
+      ...HEADERS,
+      host: target.host,
+      connection: "close",
+      "content-length": BODY.length,
+    })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join("");
+    let text = "";
+    socket.setTimeout(TRY_TIMEOUT_MS, () => socket.destroy(new Error("timeout")));
+    socket.on("error", (error) => resolve({ error: error.code ?? error.message }));
+    socket.write(`POST ${target.pathname} HTTP/1.1\r\n${head}\r\n`);
+    socket.write(BODY, (error) => {
+      if (error) return;
+      // Sent whole: now the answer, up to the close.
+      socket.setEncoding("latin1");
+      socket.on("data", (chunk) => {
+        text += chunk;
+      });
+      socket.on("end", () => {
+        const [, status] = /^HTTP\/1\.1 (\d{3}) /.exec(text) ?? [];
+        resolve(answer(Number(status), text.slice(text.indexOf("\r\n\r\n") + 4)));
+      });
+    });
+  });
+}
+
 function answer(status, text) {
   try {
     return { status, code: JSON.parse(text).error?.code };
@@ -60,7 +94,7 @@ function answer(status, text) {
 
 (async () => {
   for (let i = 1; i <= Number(tries); i++) {
-    const got = client === "undici" ? await viaUndici() : await viaHttp();
+    const got = await { http: viaHttp, undici: viaUndici, sequential: viaSocket }[client]();
     process.stdout.write(`${JSON.stringify({ try: i, ...got })}\n`);
   }
   // undici's pool keeps sockets open; the report is complete.
