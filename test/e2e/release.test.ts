@@ -431,9 +431,14 @@ describeUnderEngine("the release, installed as users install it", { tools: ["pyt
     const dir = folder("go");
     const env = withoutNode();
     const usualProxy = (await run("go", ["env", "GOPROXY"], dir, process.env)).trim();
+    const sharedCache = (await run("go", ["env", "GOMODCACHE"], dir, process.env)).trim();
     const goEnv: NodeJS.ProcessEnv = {
-      GOPROXY: `file://${join(releaseDir, manifest.go.proxy)},${usualProxy}`,
-      GOFLAGS: "-mod=mod",
+      // A module cache of its own: every release is v<package.json's version>, and a cache shared with an
+      // earlier build of that version would hand over its copy of the SDK, not this release's. The
+      // shared cache's downloads stand in as a proxy for the SDK's dependencies, with no network.
+      GOMODCACHE: folder("go-module-cache"),
+      GOPROXY: `file://${join(releaseDir, manifest.go.proxy)},file://${join(sharedCache, "cache/download")},${usualProxy}`,
+      GOFLAGS: "-mod=mod -modcacherw",
       GONOSUMDB: manifest.go.module,
       GONOPROXY: "none",
     };
