@@ -31,6 +31,8 @@ import { CHECKSUMS_FILE, type Manifest, readManifest, sha256Of } from "../../too
 import { SEA_FUSE } from "../../tools/release/plugin-binary.mts";
 import { executableName, PLUGIN_TARGETS, pluginTarball } from "../../tools/release/targets.mts";
 import { describeUnderEngine, engineGate, type PulumiProject, pulumiProject } from "../helpers/engine";
+import { pointDevStackAt } from "../helpers/examples";
+import { HOOKS_TOKEN, SECRET } from "../helpers/fixtures";
 import {
   pathWithoutNode,
   portPrinted,
@@ -359,6 +361,37 @@ describeUnderEngine("the release, installed as users install it", { tools: ["pyt
     } finally {
       await index.close();
     }
+  });
+
+  it("examples/python from the release artifacts, as its README says, with no node on PATH: use_release.py, pip install -r requirements.txt; up, an unchanged preview with no API call, destroy", async () => {
+    const stage = stages.current;
+    const dir = folder("example-python");
+    cpSync(join(root, "examples/python"), dir, { recursive: true });
+    const env = withoutNode();
+    const project = pulumiProject({ at: dir, env });
+    // A user's shell, with the project's Pulumi home: this machine's wheel folder is not theirs.
+    const shell: NodeJS.ProcessEnv = { ...process.env, PATH: env.PATH, PULUMI_HOME: project.env.PULUMI_HOME };
+    delete shell.PIP_FIND_LINKS;
+    await run("python3", ["use_release.py", releaseDir], dir, shell);
+    await run("python3", ["-m", "venv", "venv"], dir, shell);
+    await run("venv/bin/pip", ["install", "--quiet", "-r", "requirements.txt"], dir, shell);
+
+    const name = /^name: (\S+)$/m.exec(readFileSync(join(dir, "Pulumi.yaml"), "utf8"))![1]!;
+    pointDevStackAt(stage, dir, name);
+    await project.run(["stack", "init", "dev"]);
+    await project.config("service:token", HOOKS_TOKEN, true);
+    await project.config("webhookSecret", SECRET, true);
+    const requested = downloads.requested.length;
+    await project.run(["up", "--yes"]);
+    // The plugin use_release.py installed: the engine downloaded none.
+    expect(downloads.requested.length).toBe(requested);
+    expect(await stage.active()).toHaveLength(1);
+    const mark = stage.mark();
+    await project.run(["preview", "--expect-no-changes"]);
+    expect(stage.callsSince(mark)).toBe(0);
+    await project.run(["destroy", "--yes"]);
+    expect(await stage.active()).toEqual([]);
+    expectNoSecretIn([project.checkpointFile(name, "dev")], stage);
   });
 
   it("YAML, with no node on PATH: the engine downloads the plugin the program's options name; up, a preview with no API call, refresh, a replace, destroy", async () => {
