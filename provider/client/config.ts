@@ -206,6 +206,36 @@ export function credentialsOf(
   };
 }
 
+/** Every client option `options` gives, else its SERVICE_* variable, else its default, validated. */
+function parseOptionSettings(options: ClientOptions, env: NodeJS.ProcessEnv) {
+  return OptionSettings.safeParse(
+    Object.fromEntries(
+      OPTION_ROWS.map(({ setting, option }) => [
+        option.label,
+        givenValue(setting, option, options, env) ?? defaultValue(setting, option),
+      ]),
+    ),
+    { error: inEnglish },
+  );
+}
+
+/**
+ * The first client setting of `options` (or of the environment, where `options` leaves it unset) that
+ * breaks its rule: its name in the settings table and the rule's words; undefined when all hold. The
+ * token's absence is not checked: the first request says so.
+ */
+export function settingProblem(
+  options: ClientOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): { readonly setting: ClientSettingName; readonly rule: string } | undefined {
+  const parsed = parseOptionSettings(options, env);
+  const tokenGiven = credentialsOf(options, env).token !== undefined;
+  const issue = parsed.error?.issues.find((i) => tokenGiven || i.path[0] !== SETTINGS.token.option.label);
+  if (!issue) return undefined;
+  const row = OPTION_ROWS.find(({ option }) => option.label === issue.path[0])!;
+  return { setting: row.name as ClientSettingName, rule: issue.message };
+}
+
 /** Explicit options first, then the SERVICE_* environment variables, then the defaults. */
 export function resolveOptions(
   options: ClientOptions = {},
@@ -217,15 +247,7 @@ export function resolveOptions(
   if (token === undefined) {
     throw new ConfigurationError(`No API token was given: set one with ${advice.token}.`);
   }
-  const parsed = OptionSettings.safeParse(
-    Object.fromEntries(
-      OPTION_ROWS.map(({ setting, option }) => [
-        option.label,
-        givenValue(setting, option, options, env) ?? defaultValue(setting, option),
-      ]),
-    ),
-    { error: inEnglish },
-  );
+  const parsed = parseOptionSettings(options, env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ConfigurationError(

@@ -22,7 +22,10 @@ import { sharedTopic } from "./sharing";
  */
 export async function check(olds: ResourceProps, news: ResourceProps, context: CheckContext = {}) {
   rememberSecret((news.connection as { token?: unknown } | undefined)?.token);
-  const result = checkInputs<RegistrationInputs>(RegistrationInputs, news, DOMAIN_FIELD_ADVICE);
+  const { withSettingsFailure } = await import("../lifecycle/client-settings.js");
+  const result = withSettingsFailure(
+    checkInputs<RegistrationInputs>(RegistrationInputs, news, DOMAIN_FIELD_ADVICE),
+  );
   const warnings: { urn: string; message: string }[] = [];
   if (result.failures.length === 0 && olds.domainName !== news.domainName && !containsUnknown(news)) {
     const { registeredAlready } = await import("./registration-probe.js");

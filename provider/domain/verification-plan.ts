@@ -25,7 +25,8 @@ export async function check(
         );
     }
   }
-  return result;
+  const { withSettingsFailure } = await import("../lifecycle/client-settings.js");
+  return withSettingsFailure(result);
 }
 
 /** A DomainVerification's inputs by kind: one left out keeps its recorded value. */

@@ -45,7 +45,7 @@ function given(value: unknown, quotable: boolean): string {
  * A rule's words and its own next step. Rules state their fix after ": " where they have one
  * ("must use https: change the scheme to https"), so that the client and the sandbox say it too.
  */
-function splitRule(rule: string): { words: string; fix: string | undefined } {
+export function splitRule(rule: string): { words: string; fix: string | undefined } {
   const at = rule.indexOf(": ");
   return at < 0 ? { words: rule, fix: undefined } : { words: rule.slice(0, at), fix: rule.slice(at + 2) };
 }

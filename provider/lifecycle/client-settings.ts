@@ -4,11 +4,16 @@ import {
   type ClientOptions,
   type ResolvedOptions,
   resolveOptions,
+  settingProblem,
   settingsKey,
   withTextSettings,
 } from "../client/config";
 import { contextKey, processContext } from "../context/process";
-import { stackSettings } from "./stack-config";
+import { SETTINGS, type Setting, stackKey } from "../settings/table";
+import { type CheckFailure, splitRule } from "./check";
+import type { ResourceProps } from "./methods";
+import { type StackSettings, stackSettings } from "./stack-config";
+import { containsUnknown } from "./unknowns";
 
 /** What a resource says about how to reach the service. */
 export interface ClientRequest {
@@ -67,3 +72,38 @@ export const resolvedSettings: (request: ClientRequest) => ResolvedOptions = per
   "resolved client settings",
   (options) => resolveOptions(options),
 );
+
+/**
+ * Why the stack config or the environment would give a resource's client a malformed setting (a base URL
+ * that is not an http(s) URL, such as the `https://<...>` placeholder a stack file was copied with), in one
+ * sentence that names the setting, where it was set and the next step; undefined when every setting holds.
+ * Check runs it, so that `pulumi preview` refuses the setting with no API call instead of the first call of
+ * `pulumi up`. The resource's own `connection` is checked with its inputs; a missing token is left to the
+ * first call, which says so.
+ */
+function settingsFailure(request: ClientRequest): string | undefined {
+  const problem = settingProblem(clientOptions(request));
+  if (!problem) return undefined;
+  const setting: Setting = SETTINGS[problem.setting];
+  const config = setting.config === undefined ? undefined : stackKey(setting.config);
+  const fromStack =
+    config !== undefined && stackSettings()[problem.setting as keyof StackSettings] !== undefined;
+  const { words: rule, fix } = splitRule(problem.rule);
+  if (fromStack) {
+    const set = `\`pulumi config set ${config} ${setting.placeholder ?? "<value>"}\``;
+    return `The stack config ${config} ${rule}: ${fix ?? `give the right value with ${set}`}.`;
+  }
+  return `${setting.env}, in the environment of the \`pulumi\` command, ${rule}: ${fix ?? "correct it, or unset it"}.`;
+}
+
+/**
+ * `result`, a resource's check, with `settingsFailure`'s sentence added as a failure when its inputs are
+ * otherwise valid and its `connection` is known (a value still unknown at preview is checked at `up`).
+ */
+export function withSettingsFailure<T extends { inputs: ResourceProps; failures: CheckFailure[] }>(
+  result: T,
+): T {
+  if (result.failures.length > 0 || containsUnknown(result.inputs.connection)) return result;
+  const reason = settingsFailure({ connection: result.inputs.connection as ConnectionInput | undefined });
+  return reason === undefined ? result : { ...result, failures: [{ property: "", reason }] };
+}

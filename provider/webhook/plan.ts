@@ -47,7 +47,9 @@ export async function check(
 ): Promise<{ inputs: ResourceProps; failures: CheckFailure[]; warnings: readonly QuotaWarning[] }> {
   // Never kept: the inputs returned leave it out, so state never holds it.
   const { [QUOTA_INPUT]: told, ...given } = news;
-  const result = described(validate(given));
+  // Loaded here, not at the top: the settings' reader is not needed before the first check.
+  const { withSettingsFailure } = await import("../lifecycle/client-settings.js");
+  const result = described(withSettingsFailure(validate(given)));
   if (told === undefined && context.urn === undefined) return { ...result, warnings: [] };
   const replaced = result.failures.length === 0 ? predictedReplacement(olds, result.inputs) : [];
   // Loaded here, not at the top: a dynamic resource's check needs it only at the quota.

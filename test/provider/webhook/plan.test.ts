@@ -185,7 +185,7 @@ describe("webhook diff", () => {
       get: (k) =>
         ({
           "service:token": "stack-token-0123456789",
-          "service:baseUrl": "https://u:p@api.example.com/v2/?q=1",
+          "service:baseUrl": "https://api.example.com/v2/?q=1",
         })[k],
     });
     const fromStack = (await check({}, news())).inputs.credentials;
