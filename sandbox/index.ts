@@ -101,16 +101,7 @@ function listen(app: SandboxApp, host: string, port: number): Promise<{ server: 
   // Before the adapter's listener, so that it is in place whatever a handler does (unread-body.ts).
   drainUnreadBodies(server);
   // What @hono/node-server's `serve` builds, with its own drain of unread bodies off.
-  // overrideGlobalObjects: false keeps the process's own Request and Response: a test or a program that
-  // starts the sandbox in its process gets its globals back as they were.
-  server.on(
-    "request",
-    getRequestListener(app.fetch, {
-      hostname: host,
-      autoCleanupIncoming: false,
-      overrideGlobalObjects: false,
-    }),
-  );
+  server.on("request", getRequestListener(app.fetch, { hostname: host, autoCleanupIncoming: false }));
   return new Promise((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => reject(new SandboxListenError(host, port, error)));
     server.listen(port, host, () => resolve({ server, port: (server.address() as AddressInfo).port }));
