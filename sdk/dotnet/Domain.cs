@@ -34,7 +34,7 @@ namespace ServicePulumi.Service
         public Output<string> DomainUuid { get; private set; } = null!;
 
         /// <summary>
-        /// "registered", or "adopted".
+        /// "registered" by this stack (its destroy deactivates it), or "adopted" (its destroy leaves it registered).
         /// </summary>
         [Output("status")]
         public Output<string> Status { get; private set; } = null!;

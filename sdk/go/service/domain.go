@@ -25,7 +25,7 @@ type Domain struct {
 	DomainName pulumi.StringOutput `pulumi:"domainName"`
 	// The service's domain_uuid.
 	DomainUuid pulumi.StringOutput `pulumi:"domainUuid"`
-	// "registered", or "adopted".
+	// "registered" by this stack (its destroy deactivates it), or "adopted" (its destroy leaves it registered).
 	Status pulumi.StringOutput `pulumi:"status"`
 	// The verification URL; undefined for an adopted domain.
 	Url pulumi.StringPtrOutput `pulumi:"url"`
@@ -183,7 +183,7 @@ func (o DomainOutput) DomainUuid() pulumi.StringOutput {
 	return o.ApplyT(func(v *Domain) pulumi.StringOutput { return v.DomainUuid }).(pulumi.StringOutput)
 }
 
-// "registered", or "adopted".
+// "registered" by this stack (its destroy deactivates it), or "adopted" (its destroy leaves it registered).
 func (o DomainOutput) Status() pulumi.StringOutput {
 	return o.ApplyT(func(v *Domain) pulumi.StringOutput { return v.Status }).(pulumi.StringOutput)
 }

@@ -239,7 +239,7 @@ class Domain(pulumi.ComponentResource):
     @pulumi.getter
     def status(self) -> pulumi.Output[_builtins.str]:
         """
-        "registered", or "adopted".
+        "registered" by this stack (its destroy deactivates it), or "adopted" (its destroy leaves it registered).
         """
         return pulumi.get(self, "status")
 
