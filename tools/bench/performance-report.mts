@@ -424,15 +424,14 @@ ${fleetGoals(run.fleet).join("\n")}
 - **Start-up.** The dynamic-provider host loads \`@pulumi/pulumi\` (about 0.45 s of CPU, the same for every
   dynamic provider); the runtime contract adds a few milliseconds on require, and loads its schemas on the
   first check and the API client on the first call that needs it (\`npm run bench:webhook\` measures the
-  cold start). The bundle keeps only zod's English messages, and none of zod's parser compiler or JSON
-  Schema reader, which the settings' schemas had kept by holding zod's namespace as a value (474 KB of
-  JavaScript, from 1,012 KB and then 734 KB); the client's session and integration areas load when first
-  called. The HTTP client loads undici's agent and request API rather than all of undici, bundled into
-  the runtime's client chunk (one file instead of 30). The program loads the main entry as a bundle too
-  (\`dist/main/\`, 23 files instead of 181: 16 to 26 ms instead of 44 to 50). The chunks are read whole as
+  cold start). The client's session and integration areas load when first called. The bundles
+  (\`dist/runtime/\`, \`dist/main/\`) hold only the package's own modules: undici, zod and hono are
+  required from the project's \`node_modules\` (issue 41), so that a user's \`npm update\` or \`npm audit fix\`
+  reaches the code that holds the token. That costs each process all of zod (its locales and its parser
+  compiler, which the bundles had left out) and the first request all of undici's entry (109 files, where
+  the bundle had carried the agent and request API it uses), measured below. The chunks are read whole as
   they load, so they carry no doc comments, and their code escapes what is not ASCII (V8 keeps any other
-  source at two bytes per character): the two largest, zod's and the client's, load in a sixth to a
-  quarter less time for it. A diff compares the credentials with those state recorded from the resolved
+  source at two bytes per character). A diff compares the credentials with those state recorded from the resolved
   settings, so an unchanged preview never loads the client. The package changes nothing process-wide in
   the program or in the host it shares with every other dynamic provider (issue 41): it no longer turns on
   Node's compile cache, keeps V8's code of its chunks through a hook on Node's module loader, or sets zod's
@@ -444,6 +443,15 @@ ${fleetGoals(run.fleet).join("\n")}
   to 1.03: within what three rounds on 2 shared cores tell apart, but \`destroy\` ended at 1.06 times the
   peer's wall time (1.00 before), reported here and left alone. \`npm run bench:host\` was not run again:
   its table below is from before the change.
+  Requiring undici and zod from the project (issue 41, item 5) costs each program the whole of zod: the
+  load of the package went from 25 to 27 ms to 69 to 72 ms, and ten Webhooks from 190 to 202 ms to 222 to
+  232 ms (\`npm run bench:program\`, two interleaved runs of 9 before and after, at a load of about 2.8).
+  Under the engine (\`npm run bench:engine -- --skip-fleet --rounds 5\`, at a load of about 1.6), ours
+  against the peer is 1.00 to 1.10 times its wall time and 0.98 to 1.13 times its CPU, from 0.93 to 0.98
+  and 0.89 to 0.98 in the run before these changes (the peer table below is the full run's, at a load of
+  about 3): \`up\` 1.07 ×, the unchanged preview 1.06 × and \`destroy\` 1.10 × end above 1.05 ×, each by
+  50 to 110 ms, the time to load zod and undici whole. Reported here and left alone: the user's own
+  copies are the point of the change.
 - **Node's compile cache is yours to turn on.** Set \`NODE_COMPILE_CACHE\` to a folder in the environment of
   \`pulumi\` (Node 22.1 or later) to have the program and the dynamic-provider host keep V8's compiled code
   of every module they load there, this package's included, from one command to the next.
