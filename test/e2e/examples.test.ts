@@ -17,9 +17,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { npmInstallInBackground, packInto, stepInBackground } from "../../tools/checks/consumer-project.mts";
 import { PYTHON_PULUMI_VERSION } from "../../tools/engine/pulumi-engine.mts";
 import { describeUnderEngine, pulumiProject } from "../helpers/engine";
-import { pathOfACopyAlone, pointDevStackAt } from "../helpers/examples";
-import { HOOKS_TOKEN, SECRET } from "../helpers/fixtures";
-import { expectNoSecretIn, expectOneActivePerResource, useStage } from "../helpers/stage";
+import { pathOfACopyAlone, pointDevStackAt, runDevStack } from "../helpers/examples";
+import { expectOneActivePerResource, useStage } from "../helpers/stage";
 
 const examplesDir = join(__dirname, "../../examples");
 
@@ -86,21 +85,7 @@ describeUnderEngine(
         pointDevStackAt(stage, dir, name);
 
         const project = pulumiProject({ at: dir, env: { PATH: pathOfACopyAlone() } });
-        await project.run(["stack", "init", "dev"]);
-        await project.config("service:token", HOOKS_TOKEN, true);
-        await project.config("webhookSecret", SECRET, true);
-
-        await project.run(["up", "--yes"]);
-        await expectOneActivePerResource(stage, [project]);
-        expect(await stage.active()).toHaveLength(1);
-
-        const mark = stage.mark();
-        await project.run(["preview", "--expect-no-changes"]);
-        expect(stage.callsSince(mark)).toBe(0);
-
-        await project.run(["destroy", "--yes"]);
-        expect(await stage.active()).toEqual([]);
-        expectNoSecretIn([project.checkpointFile(name, "dev")], stage);
+        await runDevStack(stage, project, name, () => expectOneActivePerResource(stage, [project]));
       },
     );
   },

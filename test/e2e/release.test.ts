@@ -31,8 +31,7 @@ import { CHECKSUMS_FILE, type Manifest, readManifest, sha256Of } from "../../too
 import { SEA_FUSE } from "../../tools/release/plugin-binary.mts";
 import { executableName, PLUGIN_TARGETS, pluginTarball } from "../../tools/release/targets.mts";
 import { describeUnderEngine, engineGate, type PulumiProject, pulumiProject } from "../helpers/engine";
-import { pointDevStackAt } from "../helpers/examples";
-import { HOOKS_TOKEN, SECRET } from "../helpers/fixtures";
+import { pointDevStackAt, runDevStack } from "../helpers/examples";
 import {
   pathWithoutNode,
   portPrinted,
@@ -378,20 +377,9 @@ describeUnderEngine("the release, installed as users install it", { tools: ["pyt
 
     const name = /^name: (\S+)$/m.exec(readFileSync(join(dir, "Pulumi.yaml"), "utf8"))![1]!;
     pointDevStackAt(stage, dir, name);
-    await project.run(["stack", "init", "dev"]);
-    await project.config("service:token", HOOKS_TOKEN, true);
-    await project.config("webhookSecret", SECRET, true);
     const requested = downloads.requested.length;
-    await project.run(["up", "--yes"]);
-    // The plugin use_release.py installed: the engine downloaded none.
-    expect(downloads.requested.length).toBe(requested);
-    expect(await stage.active()).toHaveLength(1);
-    const mark = stage.mark();
-    await project.run(["preview", "--expect-no-changes"]);
-    expect(stage.callsSince(mark)).toBe(0);
-    await project.run(["destroy", "--yes"]);
-    expect(await stage.active()).toEqual([]);
-    expectNoSecretIn([project.checkpointFile(name, "dev")], stage);
+    // The plugin use_release.py installed: the engine downloads none.
+    await runDevStack(stage, project, name, () => expect(downloads.requested.length).toBe(requested));
   });
 
   it("YAML, with no node on PATH: the engine downloads the plugin the program's options name; up, a preview with no API call, refresh, a replace, destroy", async () => {

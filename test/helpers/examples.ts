@@ -5,9 +5,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { expect } from "vitest";
-import { engineGate } from "./engine";
-import { EXAMPLES_HOST } from "./fixtures";
-import type { Stage } from "./stage";
+import { engineGate, type PulumiProject } from "./engine";
+import { EXAMPLES_HOST, HOOKS_TOKEN, SECRET } from "./fixtures";
+import { expectNoSecretIn, type Stage } from "./stage";
 
 /**
  * The engine's PATH for an example: the CLI's folder, this Node, and the caller's PATH without any
@@ -37,4 +37,32 @@ export function pointDevStackAt(stage: Stage, dir: string, project: string): voi
     text = text.replace(line, `$1${value}`);
   }
   writeFileSync(file, text);
+}
+
+/**
+ * An example's `dev` stack as its README runs it, on `stage`: the two secrets set, `pulumi up` (one active
+ * webhook), an unchanged preview with no API call, `pulumi destroy`, and no secret in the checkpoint.
+ * `afterUp` checks what the caller needs right after the up.
+ */
+export async function runDevStack(
+  stage: Stage,
+  project: PulumiProject,
+  name: string,
+  afterUp: () => Promise<void> | void = () => {},
+): Promise<void> {
+  await project.run(["stack", "init", "dev"]);
+  await project.config("service:token", HOOKS_TOKEN, true);
+  await project.config("webhookSecret", SECRET, true);
+
+  await project.run(["up", "--yes"]);
+  await afterUp();
+  expect(await stage.active()).toHaveLength(1);
+
+  const mark = stage.mark();
+  await project.run(["preview", "--expect-no-changes"]);
+  expect(stage.callsSince(mark)).toBe(0);
+
+  await project.run(["destroy", "--yes"]);
+  expect(await stage.active()).toEqual([]);
+  expectNoSecretIn([project.checkpointFile(name, "dev")], stage);
 }
