@@ -227,13 +227,15 @@ function parseOptionSettings(options: ClientOptions, env: NodeJS.ProcessEnv) {
 export function settingProblem(
   options: ClientOptions,
   env: NodeJS.ProcessEnv = process.env,
-): { readonly setting: ClientSettingName; readonly rule: string } | undefined {
+  // The setting's name is typed loosely, as withTextSettings's texts are, so that the public declarations
+  // never reach the settings table's schemas.
+): { readonly setting: string; readonly rule: string } | undefined {
   const parsed = parseOptionSettings(options, env);
   const tokenGiven = credentialsOf(options, env).token !== undefined;
   const issue = parsed.error?.issues.find((i) => tokenGiven || i.path[0] !== SETTINGS.token.option.label);
   if (!issue) return undefined;
   const row = OPTION_ROWS.find(({ option }) => option.label === issue.path[0])!;
-  return { setting: row.name as ClientSettingName, rule: issue.message };
+  return { setting: row.name, rule: issue.message };
 }
 
 /** Explicit options first, then the SERVICE_* environment variables, then the defaults. */

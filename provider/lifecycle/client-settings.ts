@@ -84,7 +84,7 @@ export const resolvedSettings: (request: ClientRequest) => ResolvedOptions = per
 function settingsFailure(request: ClientRequest): string | undefined {
   const problem = settingProblem(clientOptions(request));
   if (!problem) return undefined;
-  const setting: Setting = SETTINGS[problem.setting];
+  const setting: Setting = SETTINGS[problem.setting as keyof typeof SETTINGS];
   const config = setting.config === undefined ? undefined : stackKey(setting.config);
   const fromStack =
     config !== undefined && stackSettings()[problem.setting as keyof StackSettings] !== undefined;
