@@ -4,8 +4,8 @@
  * `deleteBeforeReplace` only: the provider plugin writes it from the Diff handler it hooks
  * (plugin/server-hooks.ts). The dynamic-provider host drops a detailed diff the same way, and it is the
  * program's process, shared with every other dynamic provider: the package changes nothing there, so a
- * dynamic Webhook's preview shows the engine's own comparison (docs/resources.md says what it shows, and
- * the change to Pulumi that would carry the detailed diff).
+ * dynamic Webhook's preview shows the engine's own comparison (docs/resources.md says what it shows).
+ * docs/upstream/pulumi-nodejs-detailed-diff.patch is the change to Pulumi that carries it in both servers.
  */
 import type { DetailedDiff } from "../lifecycle/detailed-diff";
 

@@ -4,17 +4,19 @@
  * rotation shows `secretKey` as `[secret]`, once; a token change shows where the credentials come from, in
  * words. None shows the hashes state keeps, and no secret is printed or stored in plain text.
  *
- * Through the dynamic provider it does not hold yet, and the test says so (`it.fails`, which fails once
- * it passes): the dynamic-provider host drops the detailed diff a provider answers, so the engine shows
- * its old outputs against the new inputs, and the package changes nothing in that shared host to carry it.
+ * Through the dynamic provider it does not hold with Pulumi as released, and the test says so (`it.fails`,
+ * which fails once it passes): the dynamic-provider host drops the detailed diff a provider answers, so the
+ * engine shows its old outputs against the new inputs, and the package changes nothing in that shared
+ * host to carry it. It holds with docs/upstream/pulumi-nodejs-detailed-diff.patch put into the host.
  */
 import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Consumer, createConsumer } from "../helpers/consumer";
-import { describeUnderEngine, type PulumiProject } from "../helpers/engine";
+import { describeUnderEngine, PROGRAM_DIR, type PulumiProject } from "../helpers/engine";
 import { HOOKS_TOKEN, ROTATED_TOKEN, SECRET } from "../helpers/fixtures";
 import { devStack, expectNoSecretIn, type Stage, useStage } from "../helpers/stage";
+import { applyDetailedDiffPatch } from "../helpers/upstream-patch";
 
 const ROTATED_SECRET = `${SECRET}-rotated`;
 const TOKENS = [HOOKS_TOKEN, ROTATED_TOKEN, ROTATED_SECRET];
@@ -94,6 +96,19 @@ describeUnderEngine("under the real engine, preview --diff of a Webhook", () => 
         { at: consumer.dir, stack: "plugin" },
       );
       await expectPreviewsSayWhatChanges(stages.current, project, "service-plugin-e2e", "plugin");
+    });
+
+    // After the plugin's test: this changes the install's @pulumi/pulumi, which the plugin does not use.
+    it("through the dynamic provider, with Pulumi's host patched to carry the detailed diff, shows them and only them", async () => {
+      applyDetailedDiffPatch(join(consumer.dir, "node_modules/@pulumi/pulumi"));
+      const program = join(consumer.dir, "dynamic");
+      cpSync(PROGRAM_DIR, program, { recursive: true });
+      const project = await devStack(
+        stages.current,
+        { webhooks: [{ name: "orders" }] },
+        { at: program, stack: "patched" },
+      );
+      await expectPreviewsSayWhatChanges(stages.current, project, "service-e2e", "patched");
     });
   });
 });
