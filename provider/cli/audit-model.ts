@@ -1,7 +1,9 @@
 /**
  * How audit classifies what an organization runs against the states that should account for it:
  * - managed: in exactly one stack's state;
- * - conflict: in two or more, each of which would change or delete it;
+ * - conflict: in two or more, each of which would change or delete it (a stack that adopted a domain it
+ *   did not register shares it, and its destroy leaves it registered: it holds the domain, and is no
+ *   conflict);
  * - orphaned: in none, so a webhook uses a slot of the quota that nobody will free;
  * - drifted: in a state, but no longer active or registered, so that stack needs `pulumi refresh`.
  * A registered domain that no state holds but that webhooks the stacks keep still target is `unmanaged`:
@@ -37,6 +39,8 @@ export interface Holder {
   /** The resource's name. */
   readonly name: string;
   readonly urn: string;
+  /** A domain the stack adopted: it shares it, and its destroy leaves it registered. */
+  readonly adopted: boolean;
 }
 
 /** The commands that adopt an orphan, for each front door. */
@@ -78,7 +82,7 @@ export interface AuditedDomain {
   readonly stacks: readonly Holder[];
   /** The commands that adopt it; null unless no state holds it. */
   readonly adopt: Adoption | null;
-  /** What to do about it; null when it is managed. */
+  /** What to do about it; null when it is managed by one stack alone. */
   readonly next: string | null;
 }
 
@@ -109,6 +113,7 @@ const holderOf = (state: StackState, object: StateObject): Holder => ({
   stackName: state.stack,
   name: object.name,
   urn: object.urn,
+  adopted: object.adopted === true,
 });
 
 /** Each object of `state` once: a URN listed twice in one state is one resource, not two holders. */
@@ -198,6 +203,15 @@ function conflictNext(holders: readonly Holder[]): string {
     perStack.get(h.stack)! > 1 ? `${codeSpan(h.stack)} (${codeSpan(h.name)})` : codeSpan(h.stack),
   );
   return `each of ${names.join(" and ")} would change or delete it: keep it in ${names[0]}, and remove it from the others: ${holders.slice(1).map(removal).join("; ")}`;
+}
+
+/**
+ * A domain one stack registered and others adopted: the registering stack's destroy is refused while the
+ * others' webhooks target it, so those stacks go first, or it leaves the domain to them.
+ */
+function sharedNext(registrar: Holder, sharers: readonly Holder[]): string {
+  const others = sharers.map((h) => codeSpan(h.stack)).join(" and ");
+  return `shared: ${codeSpan(registrar.stack)} registered it, ${others} adopted it and leave${sharers.length === 1 ? "s" : ""} it registered when destroyed. Destroy ${others} before ${codeSpan(registrar.stack)}, whose destroy is refused while their webhooks target it; or leave it to them: ${removal(registrar)}`;
 }
 
 function driftNext(holder: Holder): string {
@@ -305,7 +319,10 @@ export function auditOrganization(
   const users = (name: string) => usersByHost.get(name) ?? 0;
   const domains: AuditedDomain[] = input.domains.items.map((domain) => {
     const held = holders.get(domain.domain_uuid) ?? [];
-    const found = status(domain.domain_uuid);
+    // Only the stacks that registered it would delete it; those that adopted it share it.
+    const registrars = held.filter((h) => !h.adopted);
+    const sharers = held.filter((h) => h.adopted);
+    const found = held.length === 0 ? "orphaned" : registrars.length > 1 ? "conflict" : "managed";
     const inUse = users(domain.domain_name);
     const unmanaged = found === "orphaned" && inUse > 0;
     return {
@@ -319,8 +336,10 @@ export function auditOrganization(
         : found === "orphaned"
           ? "in no stack's state, and no webhook a stack keeps targets it: adopt it, or deactivate it with --deactivate-orphans"
           : found === "conflict"
-            ? conflictNext(held)
-            : null,
+            ? conflictNext(registrars)
+            : registrars.length === 1 && sharers.length > 0
+              ? sharedNext(registrars[0]!, sharers)
+              : null,
     };
   });
   const listedDomains = new Set(input.domains.items.map((d) => d.domain_uuid));

@@ -22,7 +22,7 @@ export interface AuditDocument {
 const holders = (stacks: readonly Holder[]) =>
   stacks.length === 0
     ? ""
-    : `, in ${stacks.map((h) => `${codeSpan(h.stack)} (${codeSpan(h.name)})`).join(" and ")}`;
+    : `, in ${stacks.map((h) => `${codeSpan(h.stack)} (${codeSpan(h.name)}${h.adopted ? ", adopted" : ""})`).join(" and ")}`;
 
 /** What the plugin's import needs of each kind, named when it cannot be shown in a command. */
 const IMPORT_ID = { Webhook: "uuid", Domain: "hostname" } as const;
@@ -77,7 +77,7 @@ export function auditMarkdown(audit: AuditDocument): string {
   const words = { conflict: "conflicting", orphaned: "orphaned", drifted: "drifted" } as const;
   const result =
     found.length === 0
-      ? "Clean: every active webhook and registered domain is in exactly one stack's state, and every one in a state is active."
+      ? "Clean: every active webhook and registered domain is in one stack's state (a shared domain in the state of the stack that registered it, and of those that adopted it), and every one in a state is active."
       : `${found.map(([status, n]) => `${n} ${words[status]}`).join(", ")}${deactivated.size ? `; ${deactivated.size} orphaned deactivated now` : ""}.`;
   const lines = [
     "# Audit",

@@ -47,8 +47,8 @@ const auditCommand = {
 
 Lists every active webhook and registered domain of each organization the stacks reach (one listing of
 each, pages of 20 at 10 requests per second) and classifies it against the stacks' states:
-  managed    in exactly one stack's state
-  conflict   in two or more
+  managed    in exactly one stack's state; a domain, registered by one (others may have adopted it)
+  conflict   in two or more; a domain, registered by two or more
   orphaned   in none, eating quota (with the commands that adopt it)
   drifted    in a state but no longer active or registered: that stack needs \`pulumi refresh\`
   unmanaged  a domain in no state that webhooks the stacks keep still target (reported, not a finding)

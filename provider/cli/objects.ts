@@ -79,6 +79,8 @@ const DomainMembers = {
   domainUuid: z.string(),
   domainName: z.string(),
   organization: z.string(),
+  /** "adopted" when the stack shares a domain it did not register, and its destroy leaves registered. */
+  status: z.enum(["registered", "adopted"]),
 };
 
 /** What one read of a resource's members found: each readable member, and the names of the others. */

@@ -45,6 +45,8 @@ export interface StateObject {
   readonly channel?: string | undefined;
   readonly filters?: readonly FilterView[];
   readonly domainName?: string | undefined;
+  /** A Domain this stack shares but did not register (status adopted): its destroy leaves it registered. */
+  readonly adopted?: boolean;
   /** Members the state keeps secret (`endpoint`, say): present, never read or printed. */
   readonly hidden: readonly string[];
 }
@@ -150,7 +152,13 @@ function stateObject(resource: ResourceState): StateObject | UnreadObject | unde
   };
   if (kind === "domain") {
     const domain = read as DomainProps;
-    return { kind, ...held, organization: domain.organization, domainName: domain.domainName };
+    return {
+      kind,
+      ...held,
+      organization: domain.organization,
+      domainName: domain.domainName,
+      adopted: domain.status === "adopted",
+    };
   }
   const hook = read as WebhookProps;
   return {

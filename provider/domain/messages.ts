@@ -93,7 +93,7 @@ export interface DomainUser {
  * The deactivation of a domain this stack registered, refused (409) because active webhooks target it.
  * Each webhook is said to be in this stack's state or not. Those outside it belong to another stack or to
  * nobody, so no option of this stack's program can order them: the way out is `service-pulumi audit`,
- * which names the stack that holds each, and the `pulumi state delete` it prints for a shared domain.
+ * which names the stack that holds each, and says what to do about a domain another stack shares.
  */
 export function domainInUseError(
   domainName: string,
@@ -112,7 +112,7 @@ export function domainInUseError(
       "Not in this stack's state, so another stack's or made by hand:",
       ...outside.map(line),
       "Pulumi cannot delete those from here. Run `service-pulumi audit --stacks <the other stack>,<this stack>` in the project's folder: it names the stack that holds each webhook. " +
-        `If the other stack holds ${domainName} as well (a shared hostname), audit reports the domain as a conflict and prints the \`pulumi state delete\` that drops it from this stack: run that, then \`pulumi destroy\` again, and ${domainName} stays registered for the other stack. ` +
+        `If the other stack shares ${domainName} (it adopted it), destroy that stack first; or leave ${domainName} to it with the \`pulumi state delete\` audit prints for this stack, then \`pulumi destroy\` again. ` +
         "Otherwise deactivate those webhooks first (audit's `--deactivate-orphans` does so for ones no stack holds), or keep this Domain until they are gone.",
     );
   }

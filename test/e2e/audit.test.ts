@@ -122,7 +122,7 @@ describeUnderEngine("service-pulumi audit under the real engine, from a packed i
     expect(clean.stderr).toBe("");
     expect(clean.status).toBe(0);
     expect(clean.stdout).toContain(
-      "Clean: every active webhook and registered domain is in exactly one stack's state, and every one in a state is active. Exit code 0.",
+      "Clean: every active webhook and registered domain is in one stack's state (a shared domain in the state of the stack that registered it, and of those that adopted it), and every one in a state is active. Exit code 0.",
     );
   });
 

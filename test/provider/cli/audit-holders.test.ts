@@ -2,14 +2,14 @@
  * Who holds an object, as audit counts it (provider/cli/audit-model.ts): a URN listed twice in one state is
  * one holder (issue 46 found it reported as a conflict between a stack and itself, with advice that would
  * delete its only copy), while two resources of one stack that hold one webhook are a conflict that names
- * each resource.
+ * each resource. A domain one stack registered and another adopted is shared, not a conflict (issue 42).
  */
 import { describe, expect, it } from "vitest";
 import type { Webhook } from "../../../contract/webhooks/types";
 import { auditOrganization } from "../../../provider/cli/audit-model";
 import { auditMarkdown } from "../../../provider/cli/audit-render";
 import { readState } from "../../../provider/cli/state-export";
-import { webhook } from "../../../provider/registry";
+import { domainVerification, webhook } from "../../../provider/registry";
 
 const UUID = "00000000-0000-4000-8000-000000000001";
 const HOOK = "https://hooks.acme.test/service/events";
@@ -67,7 +67,14 @@ describe("audit's holders", () => {
     expect(audit.webhooks).toHaveLength(1);
     expect(audit.webhooks[0]).toMatchObject({ status: "managed", next: null });
     expect(audit.webhooks[0]!.stacks).toEqual([
-      { stack: "infra/dev", project: "infra", stackName: "dev", name: "orders", urn: urnOf("orders") },
+      {
+        stack: "infra/dev",
+        project: "infra",
+        stackName: "dev",
+        name: "orders",
+        urn: urnOf("orders"),
+        adopted: false,
+      },
     ]);
     expect(text).not.toContain("state delete");
   });
@@ -83,5 +90,58 @@ describe("audit's holders", () => {
       status: "conflict",
       next: `each of \`infra/dev\` (\`orders\`) and \`infra/dev\` (\`copy\`) would change or delete it: keep it in \`infra/dev\` (\`orders\`), and remove it from the others: \`pulumi state delete ${urnOf("copy")} --stack dev --yes\` in project \`infra\`'s folder`,
     });
+  });
+});
+
+describe("audit of a domain that stacks share", () => {
+  const DOMAIN = "00000000-0000-4000-8000-0000000000d0";
+  /** The DomainVerification of `stack`, which registered the domain or adopted it. */
+  const verification = (stack: string, status: "registered" | "adopted") =>
+    readState(
+      `${stack}.json`,
+      JSON.stringify({
+        version: 3,
+        deployment: {
+          resources: [
+            {
+              urn: `urn:pulumi:${stack}::infra::${domainVerification.token}::hooks-verification`,
+              type: domainVerification.token,
+              id: DOMAIN,
+              outputs: { domainUuid: DOMAIN, domainName: "hooks.acme.test", organization: "acme", status },
+            },
+          ],
+        },
+      }),
+    );
+  const auditDomain = (...states: ReturnType<typeof verification>[]) =>
+    auditOrganization(
+      {
+        organization: "acme",
+        stacks: states,
+        webhooks: { items: [], requests: 1 },
+        domains: { items: [{ domain_uuid: DOMAIN, domain_name: "hooks.acme.test" }], requests: 1 },
+      },
+      states,
+    ).domains[0]!;
+
+  it("calls it managed and shared when one stack registered it and the other adopted it", () => {
+    const domain = auditDomain(verification("dev", "registered"), verification("staging", "adopted"));
+    expect(domain.status).toBe("managed");
+    expect(domain.next).toBe(
+      "shared: `infra/dev` registered it, `infra/staging` adopted it and leaves it registered when destroyed. " +
+        "Destroy `infra/staging` before `infra/dev`, whose destroy is refused while their webhooks target it; " +
+        `or leave it to them: \`pulumi state delete urn:pulumi:dev::infra::${domainVerification.token}::hooks-verification --stack dev --yes\` in project \`infra\`'s folder`,
+    );
+  });
+
+  it("calls it a conflict when two stacks each registered it, and keeps the adopters out of the advice", () => {
+    const domain = auditDomain(
+      verification("dev", "registered"),
+      verification("prod", "registered"),
+      verification("staging", "adopted"),
+    );
+    expect(domain.status).toBe("conflict");
+    expect(domain.next).toMatch(/^each of `infra\/dev` and `infra\/prod` would change or delete it/);
+    expect(domain.next).not.toContain("staging");
   });
 });
