@@ -61,7 +61,10 @@ export class DomainRegistration extends pulumi.CustomResource {
 export interface DomainVerificationArgs extends DomainStepArgs {
   /** A bare hostname, such as hooks.example.com. */
   readonly domainName: pulumi.Input<string>;
-  /** Take over an already registered domain instead of verifying it. */
+  /**
+   * Share a domain the organization has already registered (by another stack or by hand) instead of
+   * verifying it: the state records status "adopted", and deleting the Domain leaves it registered.
+   */
   readonly adopt?: pulumi.Input<boolean>;
   /** The registration's verifier (required unless adopt). */
   readonly verifier?: pulumi.Input<string>;

@@ -50,7 +50,7 @@ const DEFAULT_TIMEOUT_SECONDS = 600;
 
 export const VerificationInputs = z.object({
   domainName: Hostname,
-  /** Take over an already registered domain: no registration, no file, no finish call. */
+  /** Share an already registered domain: no registration, no file, no finish call, and no deactivation on delete. */
   adopt: z.boolean().default(false),
   verifier: z.string().min(1).optional(),
   url: z.url({ protocol: /^https$/, error: "must be the https URL start_registration returned" }).optional(),

@@ -22,7 +22,10 @@ interface DomainComponentArgs extends Omit<DomainArgs, "publish" | "adopt"> {
    * (required unless adopt is true).
    */
   readonly publishDirectory?: pulumi.Input<string>;
-  /** Take over a domain that is already registered: nothing is published and nothing is finished. */
+  /**
+   * Share a domain the organization has already registered (by another stack or by hand): nothing is
+   * published or finished, the state records status "adopted", and deleting the Domain leaves it registered.
+   */
   readonly adopt?: boolean;
 }
 

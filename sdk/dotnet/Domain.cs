@@ -81,7 +81,8 @@ namespace ServicePulumi.Service
         public Input<ServicePulumi.Service.AcceptLanguage>? AcceptLanguage { get; set; }
 
         /// <summary>
-        /// Take over a domain that is already registered: nothing is published and nothing is finished.
+        /// Share a domain the organization has already registered (by another stack or by hand): nothing is
+        /// published or finished, the state records status "adopted", and deleting the Domain leaves it registered.
         /// </summary>
         [Input("adopt")]
         public Input<bool>? Adopt { get; set; }

@@ -94,7 +94,8 @@ namespace ServicePulumi.Service
         public Input<ServicePulumi.Service.AcceptLanguage>? AcceptLanguage { get; set; }
 
         /// <summary>
-        /// Take over an already registered domain instead of verifying it.
+        /// Share a domain the organization has already registered (by another stack or by hand) instead of
+        /// verifying it: the state records status "adopted", and deleting the Domain leaves it registered.
         /// </summary>
         [Input("adopt")]
         public Input<bool>? Adopt { get; set; }

@@ -56,7 +56,8 @@ func NewDomain(ctx *pulumi.Context,
 type domainArgs struct {
 	// Display language of the service's answers; default from service:acceptLanguage, else "en".
 	AcceptLanguage *AcceptLanguage `pulumi:"acceptLanguage"`
-	// Take over a domain that is already registered: nothing is published and nothing is finished.
+	// Share a domain the organization has already registered (by another stack or by hand): nothing is
+	// published or finished, the state records status "adopted", and deleting the Domain leaves it registered.
 	Adopt *bool `pulumi:"adopt"`
 	// Credentials for this domain only, ahead of the stack config and the environment. Stored as a secret.
 	Connection *ConnectionInput `pulumi:"connection"`
@@ -73,7 +74,8 @@ type domainArgs struct {
 type DomainArgs struct {
 	// Display language of the service's answers; default from service:acceptLanguage, else "en".
 	AcceptLanguage AcceptLanguagePtrInput
-	// Take over a domain that is already registered: nothing is published and nothing is finished.
+	// Share a domain the organization has already registered (by another stack or by hand): nothing is
+	// published or finished, the state records status "adopted", and deleting the Domain leaves it registered.
 	Adopt pulumi.BoolPtrInput
 	// Credentials for this domain only, ahead of the stack config and the environment. Stored as a secret.
 	Connection ConnectionInputPtrInput

@@ -99,7 +99,8 @@ func DomainVerificationExists(ctx *pulumi.Context,
 type domainVerificationArgs struct {
 	// Display language of the service's answers; default from service:acceptLanguage, else "en".
 	AcceptLanguage *AcceptLanguage `pulumi:"acceptLanguage"`
-	// Take over an already registered domain instead of verifying it.
+	// Share a domain the organization has already registered (by another stack or by hand) instead of
+	// verifying it: the state records status "adopted", and deleting the Domain leaves it registered.
 	Adopt *bool `pulumi:"adopt"`
 	// Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret.
 	Connection *ConnectionInput `pulumi:"connection"`
@@ -121,7 +122,8 @@ type domainVerificationArgs struct {
 type DomainVerificationArgs struct {
 	// Display language of the service's answers; default from service:acceptLanguage, else "en".
 	AcceptLanguage AcceptLanguagePtrInput
-	// Take over an already registered domain instead of verifying it.
+	// Share a domain the organization has already registered (by another stack or by hand) instead of
+	// verifying it: the state records status "adopted", and deleting the Domain leaves it registered.
 	Adopt pulumi.BoolPtrInput
 	// Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret.
 	Connection ConnectionInputPtrInput

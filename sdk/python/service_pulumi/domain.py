@@ -32,7 +32,8 @@ class DomainArgs:
 
         :param pulumi.Input[_builtins.str] domain_name: A bare hostname, such as hooks.example.com.
         :param pulumi.Input['AcceptLanguage'] accept_language: Display language of the service's answers; default from service:acceptLanguage, else "en".
-        :param pulumi.Input[_builtins.bool] adopt: Take over a domain that is already registered: nothing is published and nothing is finished.
+        :param pulumi.Input[_builtins.bool] adopt: Share a domain the organization has already registered (by another stack or by hand): nothing is
+               published or finished, the state records status "adopted", and deleting the Domain leaves it registered.
         :param pulumi.Input['ConnectionInputArgs'] connection: Credentials for this domain only, ahead of the stack config and the environment. Stored as a secret.
         :param pulumi.Input[_builtins.str] publish_directory: The folder that something serves as https://<domainName>/: the verification file is written into it
                (required unless adopt is true).
@@ -78,7 +79,8 @@ class DomainArgs:
     @pulumi.getter
     def adopt(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Take over a domain that is already registered: nothing is published and nothing is finished.
+        Share a domain the organization has already registered (by another stack or by hand): nothing is
+        published or finished, the state records status "adopted", and deleting the Domain leaves it registered.
         """
         return pulumi.get(self, "adopt")
 
@@ -148,7 +150,8 @@ class Domain(pulumi.ComponentResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input['AcceptLanguage'] accept_language: Display language of the service's answers; default from service:acceptLanguage, else "en".
-        :param pulumi.Input[_builtins.bool] adopt: Take over a domain that is already registered: nothing is published and nothing is finished.
+        :param pulumi.Input[_builtins.bool] adopt: Share a domain the organization has already registered (by another stack or by hand): nothing is
+               published or finished, the state records status "adopted", and deleting the Domain leaves it registered.
         :param pulumi.Input[Union['ConnectionInputArgs', 'ConnectionInputArgsDict']] connection: Credentials for this domain only, ahead of the stack config and the environment. Stored as a secret.
         :param pulumi.Input[_builtins.str] domain_name: A bare hostname, such as hooks.example.com.
         :param pulumi.Input[_builtins.str] publish_directory: The folder that something serves as https://<domainName>/: the verification file is written into it

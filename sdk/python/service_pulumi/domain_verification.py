@@ -35,7 +35,8 @@ class DomainVerificationArgs:
 
         :param pulumi.Input[_builtins.str] domain_name: A bare hostname, such as hooks.example.com.
         :param pulumi.Input['AcceptLanguage'] accept_language: Display language of the service's answers; default from service:acceptLanguage, else "en".
-        :param pulumi.Input[_builtins.bool] adopt: Take over an already registered domain instead of verifying it.
+        :param pulumi.Input[_builtins.bool] adopt: Share a domain the organization has already registered (by another stack or by hand) instead of
+               verifying it: the state records status "adopted", and deleting the Domain leaves it registered.
         :param pulumi.Input['ConnectionInputArgs'] connection: Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret.
         :param pulumi.Input[_builtins.str] expires_at: The registration's expiry (required unless adopt).
         :param pulumi.Input[_builtins.str] register_token: The registration's register token, a secret (required unless adopt).
@@ -89,7 +90,8 @@ class DomainVerificationArgs:
     @pulumi.getter
     def adopt(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Take over an already registered domain instead of verifying it.
+        Share a domain the organization has already registered (by another stack or by hand) instead of
+        verifying it: the state records status "adopted", and deleting the Domain leaves it registered.
         """
         return pulumi.get(self, "adopt")
 
@@ -265,7 +267,8 @@ class DomainVerification(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input['AcceptLanguage'] accept_language: Display language of the service's answers; default from service:acceptLanguage, else "en".
-        :param pulumi.Input[_builtins.bool] adopt: Take over an already registered domain instead of verifying it.
+        :param pulumi.Input[_builtins.bool] adopt: Share a domain the organization has already registered (by another stack or by hand) instead of
+               verifying it: the state records status "adopted", and deleting the Domain leaves it registered.
         :param pulumi.Input[Union['ConnectionInputArgs', 'ConnectionInputArgsDict']] connection: Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret.
         :param pulumi.Input[_builtins.str] domain_name: A bare hostname, such as hooks.example.com.
         :param pulumi.Input[_builtins.str] expires_at: The registration's expiry (required unless adopt).
