@@ -75,7 +75,7 @@ export const VerificationOutputs = z.object({
   url: z.string().optional(),
   expiresAt: z.string().optional(),
   timeout: z.number().default(DEFAULT_TIMEOUT_SECONDS),
-  /** The organization that owns the domain (absent from state written before 0.2). */
+  /** The organization that owns the domain, when the service names one. */
   organization: z.string().optional(),
   /** A salted hash of the base URL and token the domain was registered or last verified with. */
   credentialsHash: z.string().optional(),

@@ -18,7 +18,7 @@ export function credentialsHash(credentials: Credentials): string {
   return hashSecret(identity(credentials));
 }
 
-/** True or false when state recorded credentials to compare with; undefined for state that predates it. */
+/** True or false when credentials were recorded to compare with; undefined when none were (inputs hold none). */
 export function sameCredentials(credentials: Credentials, stored: string | undefined): boolean | undefined {
   return stored === undefined ? undefined : secretMatches(identity(credentials), stored);
 }

@@ -155,9 +155,6 @@ export async function diff(id: string, olds: ResourceProps, news: ResourceProps)
  * Asked only once no input changed, so `connection` is known here.
  */
 async function credentialsMoved(old: WebhookState, news: ResourceProps): Promise<boolean> {
-  // State from before 0.2 recorded no credentials: nothing to compare, and no client to load for it.
-  // Stryker disable next-line ConditionalExpression: without the guard, sameCredentials says the same.
-  if (old.credentialsHash === undefined) return false;
   // Loaded here, not at the top: check, the first call a preview makes, needs neither. Settings, not a
   // client: an unchanged preview never loads the HTTP client.
   const { resolvedSettings } = await import("../lifecycle/client-settings.js");

@@ -71,7 +71,7 @@ export interface QuotaInput {
 export const VERSIONED_MEMBERS = ["endpoint", "secretKey", "filters"] as const;
 
 /**
- * What a Webhook keeps in state. Parsing accepts state written by every earlier version of this package.
+ * What a Webhook keeps in state; a check parses its previous inputs with it too, which hold no hashes.
  * A webhook whose create has an unknown outcome is "pending": it has `pendingSince` and no `webhookUuid`
  * until a later update or refresh finds out what the service did.
  */
