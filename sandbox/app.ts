@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import { toRouterPath } from "../contract/path";
-import { ROUTES, type Route, type RouteName } from "../contract/routes";
+import type { Route } from "../contract/routes";
+import { ROUTES, type RouteName } from "../provider/client/index";
 import { negotiateLanguage } from "./accept-language";
 import { adminGuard } from "./admin-guard";
 import { appendBounded } from "./bounded-log";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { exactly } from "../contract/common-types";
-import { ROUTES } from "../contract/routes";
+import { ROUTES } from "../provider/client/index";
 import type { FaultSpec as FaultShape } from "./public-types";
 
 /** A fault to arm: which requests it hits, how many times, and what it does to them. */

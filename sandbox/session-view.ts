@@ -1,6 +1,6 @@
 import { fillPath } from "../contract/path";
-import { ROUTES, VERSIONED } from "../contract/routes";
 import type { ImageRequest } from "../contract/sessions/requests";
+import { ROUTES } from "../provider/client/index";
 import type { ApiCall, SandboxContext } from "./context";
 import { localize } from "./display";
 import { renderImages } from "./images";
@@ -45,7 +45,7 @@ export function parentView(ctx: SandboxContext, call: ApiCall, session: SessionR
       },
     };
   }
-  const getParent = ROUTES[VERSIONED.getFingerprint[call.version]];
+  const getParent = call.version === "1.4" ? ROUTES.v1GetFingerprint : ROUTES.v2GetFingerprint;
   return {
     parent: {
       activity: {

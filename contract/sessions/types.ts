@@ -142,3 +142,9 @@ export interface ServiceIdPage {
   /** Pass it as `cursor` for the next page; null on the last page. */
   readonly next_cursor: string | null;
 }
+
+/** The item type of each kind of session. */
+export interface SessionItems {
+  readonly authentication: AuthenticationItem;
+  readonly fingerprint: FingerprintItem;
+}

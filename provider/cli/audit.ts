@@ -378,8 +378,8 @@ async function deactivateOrphans(
   for (const orphan of orphans) {
     const { client, kind, object } = orphan;
     try {
-      if (kind === "webhook") await client.deactivateWebhook(object.uuid);
-      else await client.deactivateDomain(object.uuid);
+      if (kind === "webhook") await client.webhooks.deactivate(object.uuid);
+      else await client.domains.deactivate(object.uuid);
     } catch (error) {
       throw new CliFailure(
         `${described(orphan)}: deactivating it failed: ${(error as Error).message} (deactivated before it: ${[...done.webhooks, ...done.domains].join(", ") || "none"}).`,

@@ -65,11 +65,11 @@ async function listing<T>(
 
 /** One pass over the active webhooks of `client`'s organization; `label` names the stack in a failure. */
 export const listWebhooks = (client: ServiceClient, label: string): Promise<Listing<Webhook>> =>
-  listing("webhooks", label, (page) => client.searchWebhooks(page));
+  listing("webhooks", label, (page) => client.webhooks.list(page));
 
 /** One pass over the registered domains of `client`'s organization; `label` names the stack in a failure. */
 export const listDomains = (client: ServiceClient, label: string): Promise<Listing<Domain>> =>
-  listing("domains", label, (page) => client.searchDomains(page));
+  listing("domains", label, (page) => client.domains.list(page));
 
 /** The organization's name as its listed objects' owner shows it; undefined when nothing was listed. */
 export function organizationListed(

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ROUTES, type RouteName } from "../../contract/routes";
+import type { Route } from "../../contract/routes";
 import type { ApiVersion } from "../../contract/versions";
 import type { RequestInfo } from "../errors/base";
 
@@ -9,23 +9,22 @@ export interface Call<S extends z.ZodType> {
   /** Query parameters, appended in this order. */
   readonly query?: Readonly<Record<string, string>>;
   readonly body?: unknown;
-  /** Reads a 2xx answer; it must tolerate keys it does not know. */
+  /** Reads a 2xx response; it must tolerate keys it does not know. */
   readonly schema: S;
-  /** The status this route uses for "invalid parameter" besides 400 (v1.4 create answers 403). */
+  /** The status this route uses for "invalid parameter" besides 400 (a v1.4 create responds 403). */
   readonly invalidStatus?: number;
 }
 
 /**
- * What the per-area request modules (resources/) get from a ServiceClient: its API
- * version, and its private pipeline (credentials, rate limit, retries, typed errors) to send through.
+ * What each API area (areas/) gets from a ServiceClient: its API version, and its private pipeline
+ * (credentials, rate limit, retries, typed errors) to send through.
  */
 export interface Requester {
   readonly version: ApiVersion;
-  send<S extends z.ZodType>(name: RouteName, call: Call<S>): Promise<z.output<S>>;
+  send<S extends z.ZodType>(route: Route, call: Call<S>): Promise<z.output<S>>;
 }
 
 /** The method and route template of a route, as errors name it. */
-export function routeInfo(name: RouteName): RequestInfo {
-  const { method, path } = ROUTES[name];
+export function routeInfo({ method, path }: Route): RequestInfo {
   return { method, route: path };
 }

@@ -25,4 +25,5 @@ export { type ClientOptions, ENV, type ResolvedOptions } from "./config";
 export { type LimiterKey, LimiterRegistry, RateLimiter, SHARED_LIMITERS, sharedLimiter } from "./limiter";
 export type { Page, PageRequest } from "./pages";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
+export { ROUTES, type RouteName } from "./routes";
 export { type OptionProblem, RequestValidationError } from "./validation";

@@ -1,7 +1,6 @@
 import type { z } from "zod";
 import { listPageBodySchema } from "../../contract/pages";
-import type { RouteName } from "../../contract/routes";
-import type { ApiVersion } from "../../contract/versions";
+import type { Route, Versioned } from "../../contract/routes";
 import type { RequestInfo } from "../errors/base";
 import { ResponseValidationError } from "../errors/transport";
 import { type Requester, routeInfo } from "./call";
@@ -43,23 +42,23 @@ type ListSchema<T> = z.ZodType<Page<T>, unknown>;
 /** One page of a webhook or domain search, its body checked with the page rule of the route's generation. */
 async function listPage<T>(
   api: Requester,
-  name: RouteName,
+  route: Route,
   page: PageRequest,
   schema: ListSchema<T>,
 ): Promise<Page<T>> {
-  const body = checkRequest(listPageBodySchema(api.version), page, routeInfo(name));
-  return api.send(name, { body, schema });
+  const body = checkRequest(listPageBodySchema(api.version), page, routeInfo(route));
+  return api.send(route, { body, schema });
 }
 
 /** Every entry of a webhook or domain search, page after page. */
 function iterateList<T>(
   api: Requester,
-  name: RouteName,
+  route: Route,
   page: Omit<PageRequest, "cursor">,
   schema: ListSchema<T>,
 ): AsyncIterable<T> {
-  return paginate(routeInfo(name), null, async (cursor) => {
-    const out = await listPage(api, name, { ...page, cursor }, schema);
+  return paginate(routeInfo(route), null, async (cursor) => {
+    const out = await listPage(api, route, { ...page, cursor }, schema);
     return { entries: out.items, next_cursor: out.next_cursor };
   });
 }
@@ -67,18 +66,15 @@ function iterateList<T>(
 /** The search and the iteration of one listing (webhooks or domains), on the route of each generation. */
 export interface Listing<T> {
   /** One page, `{items, item_count, next_cursor}`. */
-  search(api: Requester, page?: PageRequest): Promise<Page<T>>;
+  list(api: Requester, page?: PageRequest): Promise<Page<T>>;
   /** Every entry, page after page. */
   iterate(api: Requester, page?: Omit<PageRequest, "cursor">): AsyncIterable<T>;
 }
 
 /** The listing whose route per generation is `routes` and whose pages `schema` reads. */
-export function listingOf<T>(
-  routes: Readonly<Record<ApiVersion, RouteName>>,
-  schema: ListSchema<T>,
-): Listing<T> {
+export function listingOf<T>(routes: Versioned, schema: ListSchema<T>): Listing<T> {
   return {
-    search: (api, page = {}) => listPage(api, routes[api.version], page, schema),
+    list: (api, page = {}) => listPage(api, routes[api.version], page, schema),
     iterate: (api, page = {}) => iterateList(api, routes[api.version], page, schema),
   };
 }

@@ -1,17 +1,17 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { fillPath } from "../../contract/path";
-import { ROUTES, type RouteName } from "../../contract/routes";
+import type { Route } from "../../contract/routes";
 import type { Clock } from "../context/clock";
 import { redact } from "../context/process";
 import { START_SANDBOX } from "../errors/advice";
 import { errorFromResponse } from "../errors/api";
 import { ConfigurationError, type RequestInfo, type ServiceError } from "../errors/base";
 import { AmbiguousRequestError, ConnectionError, TimeoutError } from "../errors/transport";
-import { headerValue, parseAnswer, parseLoose } from "./answer";
 import { type Call, type Requester, routeInfo } from "./call";
 import type { ResolvedOptions } from "./config";
 import type { RateLimiter } from "./limiter";
+import { headerValue, parseLoose, parseResponse } from "./response";
 import { type AttemptFailure, parseRetryAfter, retryDelay } from "./retry";
 import { type RawResponse, SendFailure, sendOnce } from "./transport";
 
@@ -46,20 +46,19 @@ export class RequestPipeline implements Requester {
     this.version = parts.options.apiVersion;
   }
 
-  /** The service's clock now, as far as its answers have shown it (this client's clock before any answer). */
+  /** The service's clock now, as far as its responses have shown it (this client's clock before any response). */
   serverNow(): number {
     return this.parts.clock.now() + this.serverOffsetMs;
   }
 
-  async send<S extends z.ZodType>(name: RouteName, call: Call<S>): Promise<z.output<S>> {
+  async send<S extends z.ZodType>(route: Route, call: Call<S>): Promise<z.output<S>> {
     const { options, clock, limiter } = this.parts;
-    const route = ROUTES[name];
     const { baseUrl, token, acceptLanguage, timeoutMs, retry, random } = options;
     const url = new URL(baseUrl);
     const query = new URLSearchParams(call.query).toString();
     const routePath = `${url.pathname.replace(/\/+$/, "")}${fillPath(route.path, call.params ?? {}, refusePath)}`;
     const path = `${routePath}${query ? `?${query}` : ""}`;
-    const info = { ...routeInfo(name), url: `${url.origin}${routePath}` };
+    const info = { ...routeInfo(route), url: `${url.origin}${routePath}` };
     const headers = {
       authorization: `Token ${token}`,
       "api-version": route.accepts[0]!,
@@ -88,7 +87,7 @@ export class RequestPipeline implements Requester {
         this.log(
           `${route.method} ${path} -> ${res.status} in ${clock.now() - attemptStart} ms (attempt ${attempt})`,
         );
-        if (res.status >= 200 && res.status < 300) return parseAnswer(info, res.text, call.schema);
+        if (res.status >= 200 && res.status < 300) return parseResponse(info, res.text, call.schema);
         const requestId = headerValue(res.headers["x-request-id"] ?? res.headers["request-id"]);
         const answer = {
           ...info,

@@ -22,9 +22,9 @@ export async function create(props: ResourceProps): Promise<{ id: string; outs: 
   const client = clientFor(inputs);
   // The check just before listed the domains in this process: the listing is usually cached.
   const before = (await registeredDomains(client)).find((d) => d.domainName === inputs.domainName);
-  let start: Awaited<ReturnType<ReturnType<typeof clientFor>["startDomainRegistration"]>>;
+  let start: Awaited<ReturnType<ReturnType<typeof clientFor>["domains"]["startRegistration"]>>;
   try {
-    start = await client.startDomainRegistration({ domain_name: inputs.domainName });
+    start = await client.domains.startRegistration({ domain_name: inputs.domainName });
   } catch (error) {
     if (error instanceof AmbiguousRequestError) throw startUnconfirmedError(inputs.domainName, error);
     throw error;

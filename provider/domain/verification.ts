@@ -157,7 +157,7 @@ export async function create(props: ResourceProps): Promise<{ id: string; outs: 
 
 async function finish(client: ServiceClient, domainName: string, verifier: string, expiresAt: string) {
   try {
-    return domainRecord(await client.finishDomainRegistration({ domain_name: domainName, verifier }));
+    return domainRecord(await client.domains.finishRegistration({ domain_name: domainName, verifier }));
   } catch (error) {
     if (error instanceof InvalidRequestError) {
       if (/expired/i.test(error.serviceMessage ?? "")) throw expiredError(domainName, expiresAt);
@@ -263,7 +263,7 @@ export async function remove(id: string, props: ResourceProps): Promise<void> {
   }
   const client = clientFor(old);
   try {
-    await client.deactivateDomain(id);
+    await client.domains.deactivate(id);
   } catch (error) {
     if (error instanceof InvalidRequestError) {
       await confirmGone(client, old, subject(old), "pulumi destroy");
@@ -277,7 +277,7 @@ export async function remove(id: string, props: ResourceProps): Promise<void> {
     }
     if (!(error instanceof AmbiguousRequestError)) throw error;
     if ((await registeredDomains(client, { fresh: true })).some((d) => d.domainUuid === id))
-      await client.deactivateDomain(id);
+      await client.domains.deactivate(id);
   } finally {
     forgetDomains(client);
   }

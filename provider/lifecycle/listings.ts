@@ -48,12 +48,12 @@ function cached<T>(
 
 /** The organization's active webhooks; `fresh` skips the cache (and refills it). */
 export function activeWebhooks(client: ServiceClient, { fresh = false } = {}): Promise<Webhook[]> {
-  return cached(WEBHOOK_LISTINGS, client, fresh, () => client.webhooks());
+  return cached(WEBHOOK_LISTINGS, client, fresh, () => client.webhooks.iterate());
 }
 
 /** The organization's registered domains; `fresh` skips the cache (and refills it). */
 export function registeredDomains(client: ServiceClient, { fresh = false } = {}): Promise<Domain[]> {
-  return cached(DOMAIN_LISTINGS, client, fresh, () => client.domains());
+  return cached(DOMAIN_LISTINGS, client, fresh, () => client.domains.iterate());
 }
 
 /** Drops the cached webhook listing after a change through this process. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { inEnglish } from "../../contract/issues";
 import { SESSION_KINDS } from "../../contract/kinds";
-import { SNAPSHOT_SCHEMAS } from "../../contract/sessions/item-answers";
+import { SNAPSHOT_SCHEMAS } from "../../contract/sessions/item-responses";
 import type { Snapshot } from "../../contract/sessions/item-types";
 import { type ApiVersion, isApiVersion } from "../../contract/versions";
 import { rememberSecret } from "../context/process";

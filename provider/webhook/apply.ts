@@ -77,7 +77,7 @@ export async function update(
   const client = clientFor({ ...current, ...pickCommon(news) });
   if (sameCredentials(client.options, current.credentialsHash) !== true) {
     try {
-      await client.getWebhook(current.webhookUuid);
+      await client.webhooks.retrieve(current.webhookUuid);
     } catch (error) {
       if (error instanceof NotFoundError) {
         throw credentialsChangedError(current.webhookUuid, identityOf(current), current.owner.organization);
@@ -152,7 +152,7 @@ export async function remove(id: string, props: ResourceProps): Promise<void> {
     const uuid = old.webhookUuid ?? id;
     const subject = describeExisting(uuid, identityOf(old));
     try {
-      await client.deactivateWebhook(uuid);
+      await client.webhooks.deactivate(uuid);
     } catch (error) {
       if (error instanceof NotFoundError || error instanceof InvalidRequestError) {
         if ((await activeWebhooks(client, { fresh: true })).some((w) => w.webhookUuid === uuid)) throw error;
@@ -161,7 +161,7 @@ export async function remove(id: string, props: ResourceProps): Promise<void> {
       }
       if (!(error instanceof AmbiguousRequestError)) throw error;
       if ((await activeWebhooks(client, { fresh: true })).some((w) => w.webhookUuid === uuid)) {
-        await client.deactivateWebhook(uuid);
+        await client.webhooks.deactivate(uuid);
       }
     }
   } finally {

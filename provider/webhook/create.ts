@@ -77,7 +77,7 @@ async function createOnce(plan: CreatePlan, prior: Attempt) {
   const sentAtLocal = processContext().clock.now();
   noteAttempt(plan.key, earlier.since ?? client.serverNow());
   try {
-    const hook = webhookRecord(await client.createWebhook(plan.body));
+    const hook = webhookRecord(await client.webhooks.create(plan.body));
     return owned(hook, plan);
   } catch (error) {
     if (error instanceof ConflictError) {
@@ -206,7 +206,7 @@ export async function removePending(old: WebhookState, client: ServiceClient): P
         reconcileConflictMessage(identity, old.pendingSince!, found),
       );
     }
-    if (found[0]) await client.deactivateWebhook(found[0].webhookUuid);
+    if (found[0]) await client.webhooks.deactivate(found[0].webhookUuid);
     clearPending(identity);
   });
 }

@@ -3,7 +3,6 @@ import { AcceptLanguage, ApiVersionSchema, ConnectionInput } from "../../contrac
 import { memoize } from "../../contract/memo";
 import { safeString } from "../../contract/text";
 import type { ApiVersion } from "../../contract/versions";
-import { WireFilter } from "../../contract/webhooks/answers";
 import {
   canonicalFilters,
   endpointSchema,
@@ -11,6 +10,7 @@ import {
   secretKeySchema,
   toWireFilters,
 } from "../../contract/webhooks/requests";
+import { WireFilter } from "../../contract/webhooks/responses";
 import type { CanonicalFilter } from "../../contract/webhooks/types";
 import type { FieldAdvice } from "../lifecycle/check";
 import { COMMON_NEXT_STEPS, COMMON_QUOTED } from "../lifecycle/field-advice";

@@ -5,7 +5,7 @@ import {
 } from "../../contract/domains/requests";
 import { verificationUrl } from "../../contract/domains/verification";
 import { checkVerificationFile, describeObservation } from "../../contract/domains/verification-check";
-import type { RouteName } from "../../contract/routes";
+import type { RouteName } from "../../provider/client/index";
 import { type ApiCall, type ApiHandler, parseWith, type SandboxContext } from "../context";
 import { HttpError, invalid } from "../http-errors";
 import { listEnvelope } from "../pagination";

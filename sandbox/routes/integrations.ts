@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { AuthorizeUserBody, LoginVoucherBody } from "../../contract/integrations/requests";
-import type { RouteName } from "../../contract/routes";
+import type { RouteName } from "../../provider/client/index";
 import { BRANDS, CATEGORIES, MATERIALS } from "../catalog";
 import { type ApiHandler, parseWith } from "../context";
 import { localize } from "../display";

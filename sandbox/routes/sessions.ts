@@ -1,7 +1,7 @@
 import type { SessionKind } from "../../contract/kinds";
-import type { RouteName } from "../../contract/routes";
 import { itemQuerySchema, searchBodySchema, searchImageRequest } from "../../contract/sessions/requests";
 import { VERSION_TRAITS } from "../../contract/versions";
+import type { RouteName } from "../../provider/client/index";
 import { type ApiCall, type ApiHandler, parseWith, type SandboxContext } from "../context";
 import { notFound } from "../http-errors";
 import { lookup } from "../item-path";

@@ -1,6 +1,6 @@
-import type { RouteName } from "../../contract/routes";
 import { VERSION_TRAITS } from "../../contract/versions";
 import { canonicalFilters, webhookCreateBodySchema } from "../../contract/webhooks/requests";
+import type { RouteName } from "../../provider/client/index";
 import { type ApiHandler, parseWith } from "../context";
 import { listEnvelope } from "../pagination";
 import { renderWebhook } from "../render";

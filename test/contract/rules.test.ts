@@ -5,13 +5,13 @@
 
 import { describe, expect, it } from "vitest";
 import { AcceptLanguage, ApiVersionSchema, BaseUrl, ConnectionInput } from "../../contract/connection";
-import { Domain } from "../../contract/domains/answers";
 import { hostnameProblem } from "../../contract/domains/requests";
+import { Domain } from "../../contract/domains/responses";
 import { formatPath } from "../../contract/path";
-import { ROUTES } from "../../contract/routes";
 import { controlCharacterProblem, safeString } from "../../contract/text";
-import { Webhook } from "../../contract/webhooks/answers";
 import { endpointProblem, filtersSchema, webhookCreateBodySchema } from "../../contract/webhooks/requests";
+import { Webhook } from "../../contract/webhooks/responses";
+import { ROUTES } from "../../provider/client/routes";
 import { domainRecord } from "../../provider/domain/wire";
 import { ownerOf, webhookRecord } from "../../provider/webhook/wire";
 

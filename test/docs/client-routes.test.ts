@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROUTES } from "../../contract/routes";
+import { ROUTES } from "../../provider/client/routes";
 
 /**
  * The table of client methods (docs/client.md, linked from the README) is written by hand for readers;

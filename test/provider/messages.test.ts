@@ -104,13 +104,13 @@ async function gatherClient(context: "client" | "pulumi"): Promise<void> {
   await failure(
     "refused before sending",
     context,
-    c.createWebhook({ ...hookBody(), secret_key: "short" } as never),
+    c.webhooks.create({ ...hookBody(), secret_key: "short" } as never),
   );
   const unregistered = { type: "url", value: "https://unregistered.example.com/e" };
-  await failure("400", context, c.createWebhook({ ...hookBody(), endpoint: unregistered } as never));
+  await failure("400", context, c.webhooks.create({ ...hookBody(), endpoint: unregistered } as never));
   await failure("401", context, make({ token: "unknown-token-0123456789" }).health());
-  await failure("403 webhooks not enabled", context, make({ token: PLAIN_TOKEN }).searchWebhooks());
-  await failure("403 not found", context, c.getWebhook("00000000-0000-4000-8000-000000000000"));
+  await failure("403 webhooks not enabled", context, make({ token: PLAIN_TOKEN }).webhooks.list());
+  await failure("403 not found", context, c.webhooks.retrieve("00000000-0000-4000-8000-000000000000"));
   fault({ status: 429, retryAfter: 3600 });
   await failure("429", context, c.health());
   for (const status of [503, 500, 418]) {
@@ -120,13 +120,13 @@ async function gatherClient(context: "client" | "pulumi"): Promise<void> {
   fault({ delayMs: 2_500 });
   await failure("timeout", context, make({ timeoutMs: 100 }).health());
   world.sandbox.addFault({ method: "POST", path: "/v2/webhooks", drop: true });
-  await failure("ambiguous", context, c.createWebhook(hookBody() as never));
+  await failure("ambiguous", context, c.webhooks.create(hookBody() as never));
   const closed = await startSandbox({ seed: { organizations: [{ name: "x", tokens: [{ token: "x" }] }] } });
   await closed.close();
   await failure("connection", context, make({ baseUrl: closed.url }).health());
   thrown("no token", context, () => new ServiceClient({ advice: context, token: "", baseUrl: "http://x" }));
   thrown("bad setting", context, () => make({ timeoutMs: -1 }));
-  await failure("path parameter", context, c.getWebhook(".."));
+  await failure("path parameter", context, c.webhooks.retrieve(".."));
 }
 
 /** The Webhook's and Domain's own failures, from the one module each that words them. */

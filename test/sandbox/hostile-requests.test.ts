@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ROUTES } from "../../contract/routes";
 import { ServiceClient } from "../../provider/client/index";
+import { ROUTES } from "../../provider/client/routes";
 import { MAX_BODY_BYTES } from "../../sandbox/index";
 import { HOOKS_TOKEN } from "../helpers/fixtures";
 import { usePlainSandbox } from "../helpers/plain-sandbox";
@@ -165,10 +165,10 @@ describe("readable sandbox errors", () => {
       baseUrl: plain.sandbox.url,
       rateLimitPerSecond: 0,
     });
-    await expect(client.authorizeUser({} as never)).rejects.toThrow(
+    await expect(client.integrations.authorizeUser({} as never)).rejects.toThrow(
       "unique_user_id is required; email is required",
     );
-    await expect(client.searchAuthentications({ filters: [{ key: 5 }] } as never)).rejects.toThrow(
+    await expect(client.authentications.list({ filters: [{ key: 5 }] } as never)).rejects.toThrow(
       "filters[0].key must be a string, not a number",
     );
   });

@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   /** When each page arrived (its first item): a fixed-size record of the bench, not of the client. */
   const arrivals = new Float64Array(PAGES);
   const started = performance.now();
-  for await (const item of client.authentications()) {
+  for await (const item of client.authentications.iterate()) {
     count++;
     if (item.activity.name !== "authentication") throw new Error(`item ${count} is not an authentication`);
     if (count % PAGE === 1) {

@@ -1,13 +1,15 @@
 import type { SessionKind } from "../../../contract/kinds";
-import { type RouteName, VERSIONED } from "../../../contract/routes";
-import { SESSION_ANSWERS, ServiceIdPageSchema, type SessionItems } from "../../../contract/sessions/answers";
-import { IMAGE_QUERY_PARAMS, searchBodySchema } from "../../../contract/sessions/requests";
+import { NOTE, type Route, readOnly, type Versioned, v1, v2 } from "../../../contract/routes";
 import type {
+  AuthenticationItem,
   ImageOptions,
   ItemAnswer,
   ItemPage,
+  ItemSearch,
   SearchImageOptions,
   ServiceIdPage,
+  ServiceIdSearch,
+  SessionItems,
   SessionSearch,
 } from "../../../contract/sessions/types";
 import { type ApiVersion, type ImageFlag, VERSION_TRAITS } from "../../../contract/versions";
@@ -17,14 +19,41 @@ import { checkRequest } from "../check";
 import { paginate } from "../pagination";
 import { type OptionProblem, RequestValidationError } from "../validation";
 
-/**
- * The session reads of ServiceClient (spec 4.2 and 4.3): GET, lookup and search of authentications
- * and fingerprints, in the client's API version. Requests are checked with the shared rules of
- * contract/sessions/requests.ts before they are sent; answers are read with contract/sessions/answers.ts.
- */
+/** The session routes (spec 4.2 and 4.3); the sandbox mounts its handlers on the same ones. */
+export const SESSION_ROUTES = {
+  v1GetAuthentication: v1("GET", "/v1/authentications/{service_id}"),
+  v1LookupAuthentication: v1("GET", "/v1/lookup/authentications/{lookup_value}"),
+  v1SearchAuthentications: v1("POST", "/v1/search/authentications", readOnly),
+  v1GetFingerprint: v1("GET", "/v1/fingerprints/{service_id}"),
+  v1SearchFingerprints: v1("POST", "/v1/search/fingerprints", readOnly),
+  v2GetAuthentication: v2("GET", "/v2/authentications/{service_id}"),
+  v2LookupAuthentication: v2("GET", "/v2/lookup/authentications/{lookup_value}"),
+  v2SearchAuthentications: v2("POST", "/v2/search/authentications", readOnly),
+  v2GetFingerprint: v2("GET", "/v2/fingerprints/{service_id}", { inferred: NOTE }),
+  v2SearchFingerprints: v2("POST", "/v2/search/fingerprints", { ...readOnly, inferred: NOTE }),
+} as const;
 
-/** How GET and lookup take each image flag: as its query parameter (spec 2.5). */
-const QUERY_OPTIONS = IMAGE_QUERY_PARAMS as Readonly<Record<ImageFlag, keyof ImageOptions>>;
+const R = SESSION_ROUTES;
+
+/** The GET and search routes of each kind of session, in each generation. */
+const KIND_ROUTES: Readonly<Record<SessionKind, { readonly get: Versioned; readonly search: Versioned }>> = {
+  authentication: {
+    get: { "1.4": R.v1GetAuthentication, "2.0": R.v2GetAuthentication },
+    search: { "1.4": R.v1SearchAuthentications, "2.0": R.v2SearchAuthentications },
+  },
+  fingerprint: {
+    get: { "1.4": R.v1GetFingerprint, "2.0": R.v2GetFingerprint },
+    search: { "1.4": R.v1SearchFingerprints, "2.0": R.v2SearchFingerprints },
+  },
+};
+
+/*
+ * The sessions' request and response schemas load at the first call: the provider's lifecycles, which
+ * load this client in every dynamic-provider host and plugin process, never read a session, and these
+ * schemas are most of what building the client's module graph costs.
+ */
+const requests = () => import("../../../contract/sessions/requests.js");
+const responses = () => import("../../../contract/sessions/responses.js");
 
 /** How a search takes each image flag: as its body member (spec 2.5). */
 const BODY_OPTIONS: Readonly<Record<ImageFlag, string>> = {
@@ -39,11 +68,6 @@ function bodyFlags(search: SearchImageOptions): Readonly<Record<ImageFlag, unkno
     include_images: search.include_images,
   };
 }
-
-const SEARCH_ROUTES: Readonly<Record<SessionKind, Readonly<Record<ApiVersion, RouteName>>>> = {
-  authentication: VERSIONED.searchAuthentications,
-  fingerprint: VERSIONED.searchFingerprints,
-};
 
 /**
  * The image flags `options` turns on. A flag the route does not read in this API version (any flag of
@@ -82,84 +106,130 @@ function imageFlags(
   return asked;
 }
 
-async function readItem<K extends SessionKind>(
-  api: Requester,
-  kind: K,
-  name: RouteName,
-  params: Record<string, string>,
-  options: ImageOptions,
-): Promise<ItemAnswer<SessionItems[K]>> {
-  const values = {
-    return_item_photos: options.format_options__return_item_photos,
-    include_images: options.include_images,
-  };
-  const flags = imageFlags(api.version, kind, values, QUERY_OPTIONS, routeInfo(name));
-  const query = Object.fromEntries(flags.map((flag) => [IMAGE_QUERY_PARAMS[flag], "true"]));
-  return api.send(name, { params, query, schema: SESSION_ANSWERS[kind][api.version].one });
+/**
+ * The sessions of one kind (authentications or fingerprints), in the client's API version: GET and
+ * search. Requests are checked with the shared rules of contract/sessions/requests.ts before they are
+ * sent; responses are read with contract/sessions/responses.ts.
+ */
+class Sessions<K extends SessionKind> {
+  /**
+   * @param api the client's pipeline, which every method sends through
+   * @param kind which sessions this object reads
+   */
+  constructor(
+    protected readonly api: Requester,
+    private readonly kind: K,
+  ) {}
+
+  /**
+   * One session of the organization by its id, with the warnings the service sent beside it.
+   * NotFoundError (403) when it is unknown or another organization's.
+   *
+   * @example const { item, warnings } = await client.fingerprints.retrieve("9c1e…", { include_images: true });
+   */
+  retrieve(serviceId: string, options: ImageOptions = {}): Promise<ItemAnswer<SessionItems[K]>> {
+    const route = KIND_ROUTES[this.kind].get[this.api.version];
+    return this.readItem(route, { service_id: serviceId }, options);
+  }
+
+  /** GET or lookup of one item, with the image flags of `options` as query parameters. */
+  protected async readItem(
+    route: Route,
+    params: Record<string, string>,
+    options: ImageOptions,
+  ): Promise<ItemAnswer<SessionItems[K]>> {
+    const { api, kind } = this;
+    const { IMAGE_QUERY_PARAMS } = await requests();
+    const { SESSION_RESPONSES } = await responses();
+    const values = {
+      return_item_photos: options.format_options__return_item_photos,
+      include_images: options.include_images,
+    };
+    const names = IMAGE_QUERY_PARAMS as Readonly<Record<ImageFlag, keyof ImageOptions>>;
+    const flags = imageFlags(api.version, kind, values, names, routeInfo(route));
+    const query = Object.fromEntries(flags.map((flag) => [IMAGE_QUERY_PARAMS[flag], "true"]));
+    return api.send(route, { params, query, schema: SESSION_RESPONSES[kind][api.version].one });
+  }
+
+  /**
+   * One page of a search (at most 25), newest first, with the page's warnings. Pass the page's
+   * `next_cursor` as `cursor` for the next one, or use `iterate()` to read them all. The body is checked
+   * against the rules of its route: the filter keys of v1.4, the identifier-needs-brand rule, one of
+   * value or values on v1.4, the page size, the image flags the route reads, control characters.
+   *
+   * @example const page = await client.authentications.list({ filters: [{ key: "status.result.id", value: "authentic" }] });
+   */
+  list(search?: ItemSearch): Promise<ItemPage<SessionItems[K]>>;
+  /** One page of the ids of the sessions a search selects. */
+  list(search: ServiceIdSearch): Promise<ServiceIdPage>;
+  /** One page of a search whose `return` is only known at run time. */
+  list(search: SessionSearch): Promise<ItemPage<SessionItems[K]> | ServiceIdPage>;
+  async list(search: SessionSearch = {}): Promise<ItemPage<SessionItems[K]> | ServiceIdPage> {
+    const { api, kind } = this;
+    const { searchBodySchema } = await requests();
+    const { SESSION_RESPONSES, ServiceIdPageSchema } = await responses();
+    const route = KIND_ROUTES[kind].search[api.version];
+    const info = routeInfo(route);
+    if (search.return !== "service_ids") imageFlags(api.version, kind, bodyFlags(search), BODY_OPTIONS, info);
+    // Sent as given: undefined members vanish when it is serialised.
+    checkRequest(searchBodySchema(api.version, kind), search, info);
+    return search.return === "service_ids"
+      ? api.send(route, { body: search, schema: ServiceIdPageSchema })
+      : api.send(route, { body: search, schema: SESSION_RESPONSES[kind][api.version].page });
+  }
+
+  /**
+   * Every session a search selects, item by item, fetching one page at a time (from `cursor` when given,
+   * to resume). Warnings beside the items are on the pages of `list`.
+   *
+   * @example for await (const item of client.authentications.iterate()) console.log(item.service_id);
+   */
+  iterate(search?: ItemSearch): AsyncIterable<SessionItems[K]>;
+  /** Every id of the sessions a search selects (`return: "service_ids"`), page after page. */
+  iterate(search: ServiceIdSearch): AsyncIterable<string>;
+  /** Every item, or every id, of a search whose `return` is only known at run time. */
+  iterate(search: SessionSearch): AsyncIterable<SessionItems[K] | string>;
+  iterate(search: SessionSearch = {}): AsyncIterable<SessionItems[K] | string> {
+    return paginate<SessionItems[K] | string>(
+      routeInfo(KIND_ROUTES[this.kind].search[this.api.version]),
+      search.cursor ?? null,
+      async (cursor) => {
+        const page = await this.list({ ...search, cursor });
+        return "service_ids" in page
+          ? { entries: page.service_ids, next_cursor: page.next_cursor }
+          : { entries: page.items, next_cursor: page.next_cursor };
+      },
+    );
+  }
 }
 
-/** GET of one session of the caller's organization by its id. */
-export async function getSession<K extends SessionKind>(
-  api: Requester,
-  kind: K,
-  serviceId: string,
-  options: ImageOptions = {},
-): Promise<ItemAnswer<SessionItems[K]>> {
-  const routes = kind === "authentication" ? VERSIONED.getAuthentication : VERSIONED.getFingerprint;
-  return readItem(api, kind, routes[api.version], { service_id: serviceId }, options);
-}
+/** The organization's authentications, as `client.authentications`. */
+export class Authentications extends Sessions<"authentication"> {
+  /** @param api the client's pipeline, which every method sends through */
+  constructor(api: Requester) {
+    super(api, "authentication");
+  }
 
-/** Lookup of an authentication by the caller's customer item id. */
-export async function lookupAuthentication(
-  api: Requester,
-  customerItemId: string,
-  options: ImageOptions = {},
-): Promise<ItemAnswer<SessionItems["authentication"]>> {
-  const name = VERSIONED.lookupAuthentication[api.version];
-  return readItem(api, "authentication", name, { lookup_value: customerItemId }, options);
+  /**
+   * The authentication of a customer item id (your order id or SKU): on API 1.4 the first one with a
+   * final result, else the latest; on API 2.0 the latest. NotFoundError (403) when there is none.
+   *
+   * @example const { item } = await client.authentications.lookup("SKU-1042");
+   */
+  lookup(customerItemId: string, options: ImageOptions = {}): Promise<ItemAnswer<AuthenticationItem>> {
+    const route = this.api.version === "1.4" ? R.v1LookupAuthentication : R.v2LookupAuthentication;
+    return this.readItem(route, { lookup_value: customerItemId }, options);
+  }
 }
 
 /**
- * The body of a search, checked against the shared rules of its route: the filter keys of v1.4, the
- * identifier-needs-brand rule, one of value or values on v1.4, the page size, the image flags the route
- * reads, control characters. It is sent as given: undefined members vanish when it is serialised.
+ * The organization's fingerprints, as `client.fingerprints`. A compare fingerprint whose parent the
+ * organization no longer owns has `fingerprint_parent: {}` and a `fingerprint_parent_not_authorized`
+ * warning.
  */
-function searchBody(version: ApiVersion, kind: SessionKind, search: SessionSearch, info: RequestInfo) {
-  if (search.return !== "service_ids") imageFlags(version, kind, bodyFlags(search), BODY_OPTIONS, info);
-  checkRequest(searchBodySchema(version, kind), search, info);
-  return search;
-}
-
-/** One page of a search; its envelope follows `return`. */
-export async function searchSessions<K extends SessionKind>(
-  api: Requester,
-  kind: K,
-  search: SessionSearch,
-): Promise<ItemPage<SessionItems[K]> | ServiceIdPage> {
-  const name = SEARCH_ROUTES[kind][api.version];
-  const body = searchBody(api.version, kind, search, routeInfo(name));
-  return search.return === "service_ids"
-    ? api.send(name, { body, schema: ServiceIdPageSchema })
-    : api.send(name, { body, schema: SESSION_ANSWERS[kind][api.version].page });
-}
-
-/**
- * Every entry of a search, page after page from `search.cursor` (the first page when absent): items,
- * or ids with `return: "service_ids"`.
- */
-export function iterateSessions<K extends SessionKind>(
-  api: Requester,
-  kind: K,
-  search: SessionSearch,
-): AsyncIterable<SessionItems[K] | string> {
-  return paginate<SessionItems[K] | string>(
-    routeInfo(SEARCH_ROUTES[kind][api.version]),
-    search.cursor ?? null,
-    async (cursor) => {
-      const page = await searchSessions(api, kind, { ...search, cursor });
-      return "service_ids" in page
-        ? { entries: page.service_ids, next_cursor: page.next_cursor }
-        : { entries: page.items, next_cursor: page.next_cursor };
-    },
-  );
+export class Fingerprints extends Sessions<"fingerprint"> {
+  /** @param api the client's pipeline, which every method sends through */
+  constructor(api: Requester) {
+    super(api, "fingerprint");
+  }
 }

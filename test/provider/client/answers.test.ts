@@ -57,7 +57,7 @@ describe("answers", () => {
     const server = await scripted(() => ({
       items: [{ endpoint: { type: "url", value: "https://h.example.com/e" } }],
     }));
-    const error = await failureOf(clientOf(server.url).searchWebhooks());
+    const error = await failureOf(clientOf(server.url).webhooks.list());
     expect(error.message).toMatch(/cannot read: items\.0\.webhook_uuid Invalid input/);
   });
 
@@ -65,7 +65,7 @@ describe("answers", () => {
     const server = await scripted((_r, _i, res) => {
       res.writeHead(502).end();
     });
-    const error = await failureOf(clientOf(server.url).createWebhook(CREATE));
+    const error = await failureOf(clientOf(server.url).webhooks.create(CREATE));
     expect(error).toBeInstanceOf(AmbiguousRequestError);
     expect(error.message).toContain("(the service answered 502)");
     expect(server.seen).toHaveLength(1);
@@ -75,7 +75,7 @@ describe("answers", () => {
     const server = await scripted((_r, _i, res) => {
       res.socket?.destroy();
     });
-    const error = await failureOf(clientOf(server.url).createWebhook(CREATE));
+    const error = await failureOf(clientOf(server.url).webhooks.create(CREATE));
     expect(error).toBeInstanceOf(AmbiguousRequestError);
     const cause = error.cause as SendFailure;
     expect(cause).toBeInstanceOf(SendFailure);
@@ -100,7 +100,7 @@ describe("requests", () => {
     const server = await scripted(() => ({ status: "ok", items: [] }));
     const client = clientOf(server.url);
     await client.health();
-    await client.searchWebhooks({ limit: 2 });
+    await client.webhooks.list({ limit: 2 });
     const [get, post] = server.seen;
     expect(get!.headers["user-agent"]).toBe("@service/pulumi");
     expect(get!.body).toBe("");

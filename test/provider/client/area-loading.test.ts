@@ -2,16 +2,18 @@ import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 
 /**
- * The modules of the client's API areas that a fresh process (as the packed package runs it) has loaded,
- * after `calls` ran against a port where nothing listens.
+ * The areas whose request and response schemas (contract/<area>/requests.js and responses.js) a fresh
+ * process (as the packed package runs it) has loaded, after `calls` ran against a port where nothing
+ * listens.
  */
-function areasLoadedAfter(calls: string): string[] {
+function schemasLoadedAfter(calls: string): string[] {
   const script = `
     const { ServiceClient } = require("@service/pulumi/client");
     const client = new ServiceClient({ token: "area-test-token", baseUrl: "http://127.0.0.1:9", sleep: async () => {} });
     const areas = () => Object.keys(require.cache)
-      .map((file) => /[\\\\/]client[\\\\/]areas[\\\\/](\\w+)\\.js$/.exec(file)?.[1])
+      .map((file) => /[\\\\/]contract[\\\\/](\\w+)[\\\\/](?:requests|responses)\\.js$/.exec(file)?.[1])
       .filter(Boolean)
+      .filter((area, i, all) => all.indexOf(area) === i)
       .sort();
     (async () => { ${calls} })().then(() => process.stdout.write(JSON.stringify(areas())));`;
   return JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }));
@@ -21,13 +23,13 @@ describe("the client's API areas, as a process loads them", () => {
   it("loads the sessions' and integrations' schemas only when one of their methods is called", () => {
     // The provider's lifecycles call webhooks and domains only: every dynamic-provider host and plugin
     // process would otherwise build the sessions' and integrations' schemas for nothing.
-    const webhooksOnly = areasLoadedAfter(
-      "await client.deactivateWebhook('a').catch(() => {}); await client.searchDomains().catch(() => {});",
+    const webhooksOnly = schemasLoadedAfter(
+      "await client.webhooks.deactivate('a').catch(() => {}); await client.domains.list().catch(() => {});",
     );
-    expect(webhooksOnly).toEqual(["domains", "health", "webhooks"]);
-    const withSessions = areasLoadedAfter(
-      "await client.getAuthentication('a').catch(() => {}); await client.supportedBrands().catch(() => {});",
+    expect(webhooksOnly).toEqual(["domains", "webhooks"]);
+    const withSessions = schemasLoadedAfter(
+      "await client.authentications.retrieve('a').catch(() => {}); await client.integrations.supportedBrands().catch(() => {});",
     );
-    expect(withSessions).toEqual(["domains", "health", "integrations", "sessions", "webhooks"]);
+    expect(withSessions).toEqual(["domains", "integrations", "sessions", "webhooks"]);
   });
 });

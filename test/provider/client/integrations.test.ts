@@ -31,7 +31,7 @@ describe("authorizeUser", () => {
     async (apiVersion) => {
       const answer = await world.current
         .client({ apiVersion })
-        .authorizeUser(authorization({ first_name: "Ann" }));
+        .integrations.authorizeUser(authorization({ first_name: "Ann" }));
       expect(answer).toEqual({
         signed_authorization_request: expect.any(String),
         username: "acme-user-0001",
@@ -69,7 +69,7 @@ describe("authorizeUser", () => {
     ["a control character in a name", { last_name: "Lee\u0007" }, "last_name", /control characters/],
   ])("refuses %s before sending, naming %s", async (_name, override, field, message) => {
     const error = await rejection<RequestValidationError>(
-      world.current.client().authorizeUser(authorization(override)),
+      world.current.client().integrations.authorizeUser(authorization(override)),
     );
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(error.fields.map((f) => f.field)).toEqual([field]);
@@ -80,15 +80,15 @@ describe("authorizeUser", () => {
 
   it("accepts the boundaries of unique_user_id: 8 and 40 characters of every allowed kind", async () => {
     const c = world.current.client();
-    await c.authorizeUser(authorization({ unique_user_id: "aZ09@.+_" }));
-    await c.authorizeUser(authorization({ unique_user_id: "x".repeat(40) }));
+    await c.integrations.authorizeUser(authorization({ unique_user_id: "aZ09@.+_" }));
+    await c.integrations.authorizeUser(authorization({ unique_user_id: "x".repeat(40) }));
     expect(world.current.requests(AUTHORIZE)).toBe(2);
   });
 
   it("raises AmbiguousRequestError when the answer is lost, and never sends it again", async () => {
     world.current.sandbox.addFault({ method: "POST", path: AUTHORIZE, drop: true });
     const error = await rejection<AmbiguousRequestError>(
-      world.current.client().authorizeUser(authorization()),
+      world.current.client().integrations.authorizeUser(authorization()),
     );
     expect(error).toBeInstanceOf(AmbiguousRequestError);
     expect(error.status).toBeUndefined();
@@ -99,7 +99,7 @@ describe("authorizeUser", () => {
   it("raises AmbiguousRequestError on a 5xx, which may have been applied, without retrying", async () => {
     world.current.sandbox.addFault({ method: "POST", path: AUTHORIZE, status: 503, apply: true });
     const error = await rejection<AmbiguousRequestError>(
-      world.current.client().authorizeUser(authorization()),
+      world.current.client().integrations.authorizeUser(authorization()),
     );
     expect(error).toBeInstanceOf(AmbiguousRequestError);
     expect(error.status).toBe(503);
@@ -109,7 +109,7 @@ describe("authorizeUser", () => {
 
 describe("createLoginVoucher", () => {
   it("answers a voucher and the username, and keeps the voucher out of every message", async () => {
-    const voucher = await world.current.client().createLoginVoucher(user({ first_name: null }));
+    const voucher = await world.current.client().integrations.createLoginVoucher(user({ first_name: null }));
     expect(voucher).toEqual({ login_voucher: expect.any(String), username: "acme-user-0001" });
     expect(new ConfigurationError(`it was ${voucher.login_voucher}`).message).not.toContain(
       voucher.login_voucher,
@@ -118,7 +118,7 @@ describe("createLoginVoucher", () => {
 
   it("refuses a bad unique_user_id before sending", async () => {
     const error = await rejection<RequestValidationError>(
-      world.current.client().createLoginVoucher(user({ unique_user_id: "short" })),
+      world.current.client().integrations.createLoginVoucher(user({ unique_user_id: "short" })),
     );
     expect(error.fields[0]).toEqual({ field: "unique_user_id", message: "must be 8 to 40 characters" });
     expect(world.current.requests()).toBe(0);
@@ -126,7 +126,7 @@ describe("createLoginVoucher", () => {
 
   it("raises AmbiguousRequestError when the answer is lost, and never sends it again", async () => {
     world.current.sandbox.addFault({ method: "POST", path: VOUCHER, drop: true });
-    await expect(world.current.client().createLoginVoucher(user())).rejects.toBeInstanceOf(
+    await expect(world.current.client().integrations.createLoginVoucher(user())).rejects.toBeInstanceOf(
       AmbiguousRequestError,
     );
     expect(world.current.requests(VOUCHER)).toBe(1);
@@ -135,7 +135,9 @@ describe("createLoginVoucher", () => {
 
 describe("authenticationConfig", () => {
   it("answers the config with iat and exp, in the client's language", async () => {
-    const { config, iat, exp } = await world.current.client({ acceptLanguage: "ja" }).authenticationConfig();
+    const { config, iat, exp } = await world.current
+      .client({ acceptLanguage: "ja" })
+      .integrations.authenticationConfig();
     expect(Number.isInteger(iat) && exp > iat).toBe(true);
     expect(config.brands).toEqual(
       expect.arrayContaining([{ id: "sandbox-brand", display: "サンドボックスブランド" }]),
@@ -144,7 +146,7 @@ describe("authenticationConfig", () => {
 
   it("is retried after a lost answer: it only reads", async () => {
     world.current.sandbox.addFault({ method: "POST", path: "/v2/config/authentications", drop: true });
-    const { config } = await world.current.client().authenticationConfig();
+    const { config } = await world.current.client().integrations.authenticationConfig();
     expect(config).toHaveProperty("materials");
     expect(world.current.requests("/v2/config/authentications")).toBe(2);
   });
@@ -152,13 +154,13 @@ describe("authenticationConfig", () => {
 
 describe("supportedBrands", () => {
   it("answers the categories", async () => {
-    const { categories } = await world.current.client({ token: ACME_TOKEN }).supportedBrands();
+    const { categories } = await world.current.client({ token: ACME_TOKEN }).integrations.supportedBrands();
     expect(categories).toEqual(expect.arrayContaining([expect.objectContaining({ id: "luxury" })]));
   });
 
   it("retries a 503 within the budget and answers once the service is back", async () => {
     world.current.sandbox.addFault({ method: "POST", path: BRANDS, status: 503, count: 2 });
-    const { categories } = await world.current.client().supportedBrands();
+    const { categories } = await world.current.client().integrations.supportedBrands();
     expect(categories.length).toBeGreaterThan(0);
     expect(world.current.requests(BRANDS)).toBe(3);
     expect(world.current.clientClock.slept).toHaveLength(2);
@@ -169,7 +171,7 @@ describe("supportedBrands while the seed makes it unavailable", () => {
   const unavailable = useClientSandbox({ settings: { brandsUnavailable: true } });
 
   it("raises UnavailableError once the attempts are spent", async () => {
-    const error = await rejection(unavailable.current.client().supportedBrands());
+    const error = await rejection(unavailable.current.client().integrations.supportedBrands());
     expect(error).toBeInstanceOf(UnavailableError);
     expect(unavailable.current.requests(BRANDS)).toBe(6);
   });

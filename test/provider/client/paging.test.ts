@@ -38,7 +38,7 @@ describe("paging", () => {
     const listed: string[] = [];
     const error = await failureOf(
       (async () => {
-        for await (const h of clientOf(server.url).webhooks()) listed.push(h.webhook_uuid);
+        for await (const h of clientOf(server.url).webhooks.iterate()) listed.push(h.webhook_uuid);
       })(),
     );
     expect(error).toBeInstanceOf(ResponseValidationError);
@@ -54,7 +54,7 @@ describe("paging", () => {
     const server = await scripted(() => ({ items: [], next_cursor: "resume-here" }));
     const error = await failureOf(
       (async () => {
-        for await (const _ of clientOf(server.url).authentications({ cursor: "resume-here" })) {
+        for await (const _ of clientOf(server.url).authentications.iterate({ cursor: "resume-here" })) {
           // no items
         }
       })(),
@@ -67,7 +67,7 @@ describe("paging", () => {
   it("follows distinct cursors to the end, with the page size asked for on every page", async () => {
     const server = await pager({ start: "a", a: "b", b: "c", c: null });
     const listed: string[] = [];
-    for await (const h of clientOf(server.url).webhooks({ limit: 3 })) listed.push(h.webhook_uuid);
+    for await (const h of clientOf(server.url).webhooks.iterate({ limit: 3 })) listed.push(h.webhook_uuid);
     expect(cursorsOf(server.seen)).toEqual([null, "a", "b", "c"]);
     expect(listed).toEqual(["hook-1", "hook-2", "hook-3", "hook-4"]);
     expect(server.seen.every((s) => JSON.parse(s.body).limit === 3)).toBe(true);
@@ -79,7 +79,7 @@ describe("paging", () => {
       next_cursor: index === 0 ? "next" : null,
     }));
     const names: string[] = [];
-    for await (const d of clientOf(server.url).domains({ limit: 1 })) names.push(d.domain_name);
+    for await (const d of clientOf(server.url).domains.iterate({ limit: 1 })) names.push(d.domain_name);
     expect(names).toEqual(["h0.example.com", "h1.example.com"]);
     expect(server.seen.map((s) => JSON.parse(s.body))).toEqual([
       { limit: 1, cursor: null },
@@ -96,18 +96,18 @@ describe("paging", () => {
           : { items: [] },
     );
     const client = clientOf(server.url);
-    expect(await client.searchWebhooks()).toEqual({ items: [], item_count: 7, next_cursor: "more" });
-    expect(await client.searchWebhooks()).toMatchObject({ item_count: 1, next_cursor: null });
-    expect((await client.searchDomains()).next_cursor).toBeNull();
+    expect(await client.webhooks.list()).toEqual({ items: [], item_count: 7, next_cursor: "more" });
+    expect(await client.webhooks.list()).toMatchObject({ item_count: 1, next_cursor: null });
+    expect((await client.domains.list()).next_cursor).toBeNull();
   });
 
   it("accepts page sizes from 1 to the version's maximum, and refuses others before sending", async () => {
     const server = await scripted(() => ({ items: [] }));
     const v2 = clientOf(server.url);
     const v1 = clientOf(server.url, { apiVersion: "1.4" });
-    await v2.searchWebhooks({ limit: 1 });
-    await v2.searchWebhooks({ limit: 20 });
-    await v1.searchDomains({ limit: 25 });
+    await v2.webhooks.list({ limit: 1 });
+    await v2.webhooks.list({ limit: 20 });
+    await v1.domains.list({ limit: 25 });
     expect(server.seen).toHaveLength(3);
     for (const [client, limit] of [
       [v2, 0],
@@ -115,7 +115,7 @@ describe("paging", () => {
       [v1, 26],
       [v2, 2.5],
     ] as const) {
-      const error = await failureOf(client.searchWebhooks({ limit }));
+      const error = await failureOf(client.webhooks.list({ limit }));
       expect(error).toBeInstanceOf(ConfigurationError);
       expect(error.message).toMatch(
         /^POST \/v(2|1)\/search\/webhooks was not sent: limit must be an integer from 1 to (20|25)\. /,
@@ -135,7 +135,7 @@ describe("webhook and domain listings", () => {
     ["2.0", 0, "must be an integer from 1 to 20"],
   ] as const)("API %s refuses limit %d before sending", async (apiVersion, limit, message) => {
     const c = world.current.client({ apiVersion });
-    for (const listing of [c.searchWebhooks({ limit }), c.searchDomains({ limit })]) {
+    for (const listing of [c.webhooks.list({ limit }), c.domains.list({ limit })]) {
       const error = await rejection<RequestValidationError>(listing);
       expect(error).toBeInstanceOf(RequestValidationError);
       expect(error.fields).toEqual([{ field: "limit", message }]);
@@ -145,13 +145,13 @@ describe("webhook and domain listings", () => {
 
   it("refuses an empty cursor before sending: the first page is asked for with null", async () => {
     const c = world.current.client();
-    for (const listing of [c.searchWebhooks({ cursor: "" }), c.searchDomains({ cursor: "" })]) {
+    for (const listing of [c.webhooks.list({ cursor: "" }), c.domains.list({ cursor: "" })]) {
       const error = await rejection<RequestValidationError>(listing);
       expect(error.fields).toEqual([
         { field: "cursor", message: "must not be empty; send null for the first page" },
       ]);
     }
-    expect(await c.searchWebhooks({ cursor: null })).toEqual({ items: [], item_count: 0, next_cursor: null });
+    expect(await c.webhooks.list({ cursor: null })).toEqual({ items: [], item_count: 0, next_cursor: null });
     expect(world.current.requests()).toBe(1);
   });
 
@@ -162,9 +162,9 @@ describe("webhook and domain listings", () => {
     "API %s sends the largest page size, and pages through an empty listing",
     async (apiVersion, limit) => {
       const c = world.current.client({ apiVersion });
-      expect(await c.searchWebhooks({ limit })).toEqual({ items: [], item_count: 0, next_cursor: null });
+      expect(await c.webhooks.list({ limit })).toEqual({ items: [], item_count: 0, next_cursor: null });
       const all = [];
-      for await (const domain of c.domains()) all.push(domain);
+      for await (const domain of c.domains.iterate()) all.push(domain);
       expect(all).toEqual([]);
       expect(world.current.requests()).toBe(2);
     },

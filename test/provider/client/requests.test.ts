@@ -55,12 +55,12 @@ const hook = (channel = "default") => ({
 });
 
 async function registerDomain(c: ServiceClient) {
-  const start = await c.startDomainRegistration({ domain_name: HOST });
+  const start = await c.domains.startRegistration({ domain_name: HOST });
   origin.files.set(`/service_url_registration/${start.verifier}`, {
     status: 200,
     body: start.register_token,
   });
-  return c.finishDomainRegistration({ domain_name: HOST, verifier: start.verifier });
+  return c.domains.finishRegistration({ domain_name: HOST, verifier: start.verifier });
 }
 
 const failure = (promise: Promise<unknown>) =>
@@ -145,43 +145,45 @@ describe("requests", () => {
     const c = client();
     await registerDomain(c);
     for (const version of ["2.0", "1.4"] as const) {
-      const made = await client({ apiVersion: version }).createWebhook(hook(version));
+      const made = await client({ apiVersion: version }).webhooks.create(hook(version));
       // Each generation's own key: create_time on 2.0, create_timestamp on 1.4.
       const created = version === "2.0" ? made.create_time : made.create_timestamp;
       expect(created?.epoch).toBeGreaterThan(0);
       expect(Object.keys(made)).not.toContain(version === "2.0" ? "create_timestamp" : "create_time");
-      expect((await client({ apiVersion: version }).getWebhook(made.webhook_uuid)).channel).toBe(version);
+      expect((await client({ apiVersion: version }).webhooks.retrieve(made.webhook_uuid)).channel).toBe(
+        version,
+      );
     }
-    for (let i = 0; i < 3; i++) await c.createWebhook(hook(`extra-${i}`));
+    for (let i = 0; i < 3; i++) await c.webhooks.create(hook(`extra-${i}`));
     const all = [];
-    for await (const w of c.webhooks({ limit: 2 })) all.push(w.channel);
+    for await (const w of c.webhooks.iterate({ limit: 2 })) all.push(w.channel);
     expect(all).toEqual(["2.0", "1.4", "extra-0", "extra-1", "extra-2"]);
     expect(calls("/v2/search/webhooks")).toBe(3);
     const domains = [];
-    for await (const d of client({ apiVersion: "1.4" }).domains()) domains.push(d.domain_name);
+    for await (const d of client({ apiVersion: "1.4" }).domains.iterate()) domains.push(d.domain_name);
     expect(domains).toEqual([HOST]);
-    await expect(c.searchWebhooks({ limit: 21 })).rejects.toThrow(/limit must be an integer from 1 to 20/);
+    await expect(c.webhooks.list({ limit: 21 })).rejects.toThrow(/limit must be an integer from 1 to 20/);
   });
 
   it("deactivates webhooks and domains", async () => {
     const c = client();
     const domain = await registerDomain(c);
-    const made = await c.createWebhook(hook());
-    await expect(c.deactivateDomain(domain.domain_uuid)).rejects.toBeInstanceOf(ConflictError);
-    await c.deactivateWebhook(made.webhook_uuid);
-    await c.deactivateDomain(domain.domain_uuid);
-    await expect(c.deactivateDomain(domain.domain_uuid)).rejects.toBeInstanceOf(InvalidRequestError);
+    const made = await c.webhooks.create(hook());
+    await expect(c.domains.deactivate(domain.domain_uuid)).rejects.toBeInstanceOf(ConflictError);
+    await c.webhooks.deactivate(made.webhook_uuid);
+    await c.domains.deactivate(domain.domain_uuid);
+    await expect(c.domains.deactivate(domain.domain_uuid)).rejects.toBeInstanceOf(InvalidRequestError);
   });
 
   it("refuses an id that would address another object before sending anything (regression)", async () => {
     const c = client();
     for (const id of ["", ".", ".."]) {
-      const error = await failure(c.getWebhook(id));
+      const error = await failure(c.webhooks.retrieve(id));
       expect(error).toBeInstanceOf(ConfigurationError);
       expect(error.code).toBe("configuration");
       expect(error.message).toMatch(/webhook_uuid must be a non-empty identifier/);
     }
-    const control = await failure(c.getWebhook("a\nb"));
+    const control = await failure(c.webhooks.retrieve("a\nb"));
     expect(control).toBeInstanceOf(ConfigurationError);
     expect(control.code).toBe("configuration");
     expect(control.message).toMatch(
@@ -196,7 +198,7 @@ describe("requests", () => {
       const c = new ServiceClient({ token: HOOKS_TOKEN, baseUrl: looping.url, rateLimitPerSecond: 0 });
       const error = await failure(
         (async () => {
-          for await (const _ of c.webhooks()) {
+          for await (const _ of c.webhooks.iterate()) {
             // nothing listed
           }
         })(),
@@ -214,7 +216,7 @@ describe("errors", () => {
     const c = client();
     await registerDomain(c);
     const elsewhere = { type: "url" as const, value: "https://unregistered.example.com/e" };
-    const bad = await failure(c.createWebhook({ ...hook(), endpoint: elsewhere }));
+    const bad = await failure(c.webhooks.create({ ...hook(), endpoint: elsewhere }));
     expect(bad).toBeInstanceOf(InvalidRequestError);
     expect(bad).toMatchObject({
       status: 400,
@@ -226,7 +228,7 @@ describe("errors", () => {
     expect((bad as InvalidRequestError).requestId).toMatch(/^req_/);
 
     await expect(client({ token: "wrong-token-123" }).health()).rejects.toBeInstanceOf(AuthenticationError);
-    const missing = await failure(c.getWebhook("00000000-0000-0000-0000-000000000000"));
+    const missing = await failure(c.webhooks.retrieve("00000000-0000-0000-0000-000000000000"));
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing.message).toMatch(/does not exist or belongs to another organization/);
     // Regression: the sandbox's explanation said the same, and the message gave the cause twice.
@@ -237,15 +239,17 @@ describe("errors", () => {
       ...hook(),
       filters: [...hook().filters, { key: "owner.user.username", value: "nobody" }],
     };
-    const v1 = await failure(client({ apiVersion: "1.4" }).createWebhook(stranger));
+    const v1 = await failure(client({ apiVersion: "1.4" }).webhooks.create(stranger));
     expect(v1).toBeInstanceOf(InvalidRequestError);
     expect((v1 as InvalidRequestError).status).toBe(403);
 
-    for (let i = 0; i < 10; i++) await c.createWebhook(hook(`c${i}`));
-    await expect(c.createWebhook(hook())).rejects.toBeInstanceOf(ConflictError);
-    const v1Refused = await failure(client({ token: PLAIN_TOKEN, apiVersion: "1.4" }).createWebhook(hook()));
+    for (let i = 0; i < 10; i++) await c.webhooks.create(hook(`c${i}`));
+    await expect(c.webhooks.create(hook())).rejects.toBeInstanceOf(ConflictError);
+    const v1Refused = await failure(
+      client({ token: PLAIN_TOKEN, apiVersion: "1.4" }).webhooks.create(hook()),
+    );
     expect(v1Refused).toBeInstanceOf(WebhooksNotEnabledError);
-    const refused = await failure(client({ token: PLAIN_TOKEN }).searchWebhooks());
+    const refused = await failure(client({ token: PLAIN_TOKEN }).webhooks.list());
     expect(refused).toBeInstanceOf(WebhooksNotEnabledError);
     expect(refused.code).toBe("webhooks_not_enabled");
     expect(refused.message).toMatch(/need an API token with webhooks enabled, which is off by default/);
@@ -367,7 +371,7 @@ describe("retries", () => {
     for (const status of [503, 502, 500]) {
       sandbox.addFault({ method: "POST", path: "/v2/search/domains", status });
     }
-    await client({ random: () => 0.5 }).searchDomains();
+    await client({ random: () => 0.5 }).domains.list();
     expect(calls("/v2/search/domains")).toBe(4);
     expect(clock.slept).toEqual([187.5, 375, 750]);
   });
@@ -383,11 +387,11 @@ describe("retries", () => {
     const c = client();
     await registerDomain(c);
     sandbox.addFault({ method: "POST", path: "/v2/webhooks", drop: true });
-    const error = await failure(c.createWebhook(hook()));
+    const error = await failure(c.webhooks.create(hook()));
     expect(error).toBeInstanceOf(AmbiguousRequestError);
     expect((error as AmbiguousRequestError).status).toBeUndefined();
     expect(calls("/v2/webhooks")).toBe(1);
-    expect((await c.searchWebhooks()).items).toHaveLength(1);
+    expect((await c.webhooks.list()).items).toHaveLength(1);
   });
 
   it.each([500, 502, 503, 504])(
@@ -396,7 +400,7 @@ describe("retries", () => {
       const c = client();
       await registerDomain(c);
       sandbox.addFault({ method: "POST", path: "/v2/webhooks", status });
-      const error = await failure(c.createWebhook(hook()));
+      const error = await failure(c.webhooks.create(hook()));
       expect(error).toBeInstanceOf(AmbiguousRequestError);
       expect(error).toMatchObject({ code: "ambiguous", status });
       expect(calls("/v2/webhooks")).toBe(1);
@@ -405,7 +409,7 @@ describe("retries", () => {
 
   it("retries a safe request whose connection dropped", async () => {
     sandbox.addFault({ method: "POST", path: "/v2/search/webhooks", drop: true });
-    await client().searchWebhooks();
+    await client().webhooks.list();
     expect(calls("/v2/search/webhooks")).toBe(2);
   });
 
@@ -413,7 +417,7 @@ describe("retries", () => {
     const closed = await startSandbox({ seed: testSeed(origin.url) });
     await closed.close();
     const error = await failure(
-      client({ baseUrl: closed.url, retry: { maxAttempts: 2 } }).createWebhook(hook()),
+      client({ baseUrl: closed.url, retry: { maxAttempts: 2 } }).webhooks.create(hook()),
     );
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).not.toBeInstanceOf(AmbiguousRequestError);
@@ -432,7 +436,7 @@ describe("retries", () => {
     const c = client();
     await registerDomain(c);
     sandbox.addFault({ method: "POST", path: "/v2/webhooks", delayMs: 2_500 });
-    const error = await failure(client({ timeoutMs: 100 }).createWebhook(hook()));
+    const error = await failure(client({ timeoutMs: 100 }).webhooks.create(hook()));
     expect(error).toBeInstanceOf(AmbiguousRequestError);
     expect(error.message).toMatch(/UND_ERR_HEADERS_TIMEOUT/);
   });
@@ -466,16 +470,16 @@ describe("rate limiter", () => {
 describe("redaction", () => {
   it("keeps the token, secret_key and register_token out of every log line and error, and nothing else", async () => {
     const c = client();
-    const start = await c.startDomainRegistration({ domain_name: HOST });
+    const start = await c.domains.startRegistration({ domain_name: HOST });
     origin.files.set(`/service_url_registration/${start.verifier}`, {
       status: 200,
       body: start.register_token,
     });
-    await c.finishDomainRegistration({ domain_name: HOST, verifier: start.verifier });
+    await c.domains.finishRegistration({ domain_name: HOST, verifier: start.verifier });
     sandbox.addFault({ method: "POST", path: "/v2/webhooks", status: 500 });
     const errors = [
-      await failure(c.createWebhook(hook())),
-      await failure(c.createWebhook({ ...hook(), channel: "" })),
+      await failure(c.webhooks.create(hook())),
+      await failure(c.webhooks.create({ ...hook(), channel: "" })),
       await failure(client({ token: `${HOOKS_TOKEN}-revoked` }).health()),
       // The service echoes nothing secret, so plant the secrets where an error keeps text from outside.
       new InvalidRequestError({
@@ -488,7 +492,7 @@ describe("redaction", () => {
       }),
     ];
     // A secret passed where an id belongs lands in the request path, which every log line shows.
-    errors.push(await failure(c.getWebhook(SECRET)));
+    errors.push(await failure(c.webhooks.retrieve(SECRET)));
     const printed = [
       ...logs.map((line) => line),
       ...errors.flatMap((e) => [
@@ -586,7 +590,7 @@ describe("refusals before sending (spec rules a call is not needed for)", () => 
   ] as const)(
     "API %s refuses a secret_key of the wrong length (case %#)",
     async (apiVersion, secret_key, message) => {
-      const error = await failure(client({ apiVersion }).createWebhook({ ...hook(), secret_key }));
+      const error = await failure(client({ apiVersion }).webhooks.create({ ...hook(), secret_key }));
       expect(error).toBeInstanceOf(RequestValidationError);
       expect(error.code).toBe("request_validation");
       expect((error as RequestValidationError).fields).toEqual([{ field: "secret_key", message }]);
@@ -601,13 +605,13 @@ describe("refusals before sending (spec rules a call is not needed for)", () => 
     ["2.0", 256],
   ] as const)("API %s sends a secret_key of %d characters", async (apiVersion, length) => {
     await registerDomain(client());
-    const made = await client({ apiVersion }).createWebhook({ ...hook(), secret_key: "k".repeat(length) });
+    const made = await client({ apiVersion }).webhooks.create({ ...hook(), secret_key: "k".repeat(length) });
     expect(made.webhook_uuid).toEqual(expect.any(String));
   });
 
   it("refuses a create whose filters or endpoint break the spec, naming each member by its wire path", async () => {
     const error = (await failure(
-      client().createWebhook({
+      client().webhooks.create({
         endpoint: { type: "url", value: "http://hooks.example.com/e?x=1" },
         secret_key: SECRET,
         filters: [{ key: "activity.form_factor", value: "tablet" }],
@@ -620,18 +624,18 @@ describe("refusals before sending (spec rules a call is not needed for)", () => 
   it("refuses a domain_name that is not a bare hostname, and a finish without a verifier", async () => {
     const c = client();
     const start = (await failure(
-      c.startDomainRegistration({ domain_name: "https://hooks.example.com/" }),
+      c.domains.startRegistration({ domain_name: "https://hooks.example.com/" }),
     )) as RequestValidationError;
     expect(start.fields[0]!.field).toBe("domain_name");
     const finish = (await failure(
-      c.finishDomainRegistration({ domain_name: HOST, verifier: "" }),
+      c.domains.finishRegistration({ domain_name: HOST, verifier: "" }),
     )) as RequestValidationError;
     expect(finish.fields).toEqual([{ field: "verifier", message: "must not be empty" }]);
     expect(sandbox.requests()).toEqual([]);
   });
 
   it("has its own code, and is still a ConfigurationError for code that catches those", async () => {
-    const error = await failure(client().searchWebhooks({ limit: 0 }));
+    const error = await failure(client().webhooks.list({ limit: 0 }));
     expect(error).toBeInstanceOf(ConfigurationError);
     expect(error.code).toBe("request_validation");
     expect(new ConfigurationError("x").code).toBe("configuration");

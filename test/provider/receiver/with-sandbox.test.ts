@@ -5,7 +5,7 @@ import {
   FingerprintItemV1Schema,
   FingerprintItemV2Schema,
   ItemWarningSchema,
-} from "../../../contract/sessions/item-answers";
+} from "../../../contract/sessions/item-responses";
 import {
   createLambdaHandler,
   createNodeHandler,

@@ -6,7 +6,7 @@ import { ResponseValidationError } from "../errors/transport";
 /** Reading what the service answered: the one place a 2xx body is checked against its schema. */
 
 /** A 2xx body read with the route's schema, or ResponseValidationError naming the first member at fault. */
-export function parseAnswer<S extends z.ZodType>(info: RequestInfo, text: string, schema: S): z.output<S> {
+export function parseResponse<S extends z.ZodType>(info: RequestInfo, text: string, schema: S): z.output<S> {
   let json: unknown;
   try {
     json = JSON.parse(text);

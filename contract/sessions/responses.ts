@@ -7,21 +7,15 @@ import {
   FingerprintItemV1Schema,
   FingerprintItemV2Schema,
   ItemWarningSchema,
-} from "./item-answers";
+} from "./item-responses";
 import type { ItemWarning } from "./item-types";
-import type { AuthenticationItem, FingerprintItem, ItemAnswer, ItemPage, ServiceIdPage } from "./types";
+import type { ItemAnswer, ItemPage, ServiceIdPage, SessionItems } from "./types";
 
 /**
- * The answers of the session routes (spec 4.1 to 4.3) as the client reads them: GET and lookup's
+ * The responses of the session routes (spec 4.1 to 4.3) as the client reads them: GET and lookup's
  * `{item, warnings}`, and the two search envelopes. Items keep the service's names; the envelopes are
  * in the wire shapes of types.ts, each schema typed as the interface it yields.
  */
-
-/** The item type of each kind of session. */
-export interface SessionItems {
-  readonly authentication: AuthenticationItem;
-  readonly fingerprint: FingerprintItem;
-}
 
 /** `warnings` beside an item or a page: absent means none. */
 const Warnings = z
@@ -29,7 +23,7 @@ const Warnings = z
   .nullish()
   .transform((w): ItemWarning[] => w ?? []);
 
-function answerOf<T>(item: z.ZodType<T>): z.ZodType<ItemAnswer<T>> {
+function responseOf<T>(item: z.ZodType<T>): z.ZodType<ItemAnswer<T>> {
   return z.object({ item, warnings: Warnings });
 }
 
@@ -49,27 +43,27 @@ function pageOf<T>(item: z.ZodType<T>): z.ZodType<ItemPage<T>> {
     }));
 }
 
-/** The answers of GET, lookup and search that read one kind of item. */
-export interface SessionAnswerSchemas<T> {
+/** The responses of GET, lookup and search that read one kind of item. */
+export interface SessionResponseSchemas<T> {
   /** GET and lookup: `{item, warnings}`. */
   readonly one: z.ZodType<ItemAnswer<T>>;
   /** Search with `return: "items"`: the items envelope of spec 4.1. */
   readonly page: z.ZodType<ItemPage<T>>;
 }
 
-function answersFor<T>(item: z.ZodType<T>): SessionAnswerSchemas<T> {
-  return { one: answerOf(item), page: pageOf(item) };
+function responsesFor<T>(item: z.ZodType<T>): SessionResponseSchemas<T> {
+  return { one: responseOf(item), page: pageOf(item) };
 }
 
-/** The answer schemas of each kind of session in each API version. */
-export const SESSION_ANSWERS: {
-  readonly [K in SessionKind]: Readonly<Record<ApiVersion, SessionAnswerSchemas<SessionItems[K]>>>;
+/** The response schemas of each kind of session in each API version. */
+export const SESSION_RESPONSES: {
+  readonly [K in SessionKind]: Readonly<Record<ApiVersion, SessionResponseSchemas<SessionItems[K]>>>;
 } = {
   authentication: {
-    "1.4": answersFor(AuthenticationItemV1Schema),
-    "2.0": answersFor(AuthenticationItemV2Schema),
+    "1.4": responsesFor(AuthenticationItemV1Schema),
+    "2.0": responsesFor(AuthenticationItemV2Schema),
   },
-  fingerprint: { "1.4": answersFor(FingerprintItemV1Schema), "2.0": answersFor(FingerprintItemV2Schema) },
+  fingerprint: { "1.4": responsesFor(FingerprintItemV1Schema), "2.0": responsesFor(FingerprintItemV2Schema) },
 };
 
 /** A search page with `return: "service_ids"`: `{service_id_count, service_ids, next_cursor}`. */

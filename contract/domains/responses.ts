@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { Timestamp, WireOwner } from "../answers";
 import { exactly } from "../common-types";
+import { Timestamp, WireOwner } from "../responses";
 import type * as Shapes from "./types";
 
-/** What the service answers about domains and their registration (spec 2.7, 2.8). */
+/** What the service responds about domains and their registration (spec 2.7, 2.8). */
 export const Domain = exactly<Shapes.Domain>()(
   z.object({
     domain_uuid: z.string(),

@@ -3,7 +3,7 @@ import { exactly } from "../common-types";
 import type { AuthenticationConfig, AuthorizedUser, LoginVoucher, SupportedBrands } from "./types";
 
 /**
- * The answers of the SDK integration routes (spec 2.8), in the wire shapes of types.ts.
+ * The responses of the SDK integration routes (spec 2.8), in the wire shapes of types.ts.
  * Keys the spec does not list are tolerated and dropped.
  */
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { Timestamp } from "../answers";
 import type { SessionKind } from "../kinds";
+import { Timestamp } from "../responses";
 import type { ApiVersion } from "../versions";
 import type {
   AuthenticationItemV1,

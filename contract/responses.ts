@@ -3,7 +3,7 @@ import type * as Shapes from "./common-types";
 import { exactly } from "./common-types";
 
 /**
- * The answer schemas every API area shares: the timestamp object, the owner of a webhook or domain, the
+ * The response schemas every API area shares: the timestamp object, the owner of a webhook or domain, the
  * list envelope and `{status}`.
  * Objects are not strict and enums are plain strings: the spec lets the service add keys and values at
  * any time, and a client must not break when it does.

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { Timestamp, WireOwner } from "../answers";
 import { exactly } from "../common-types";
+import { Timestamp, WireOwner } from "../responses";
 import type * as Shapes from "./types";
 
 /**
- * What the service answers about webhooks (spec 2.6), read into the wire shapes of ./types.ts. Objects
+ * What the service responds about webhooks (spec 2.6), read into the wire shapes of ./types.ts. Objects
  * are not strict and enums are plain strings: the service may add keys and values at any time.
  */
 export const WireFilter = exactly<Shapes.WireFilter>()(
