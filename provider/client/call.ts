@@ -1,10 +1,9 @@
-import type { z } from "zod";
 import type { Route } from "../../contract/routes";
 import type { ApiVersion } from "../../contract/versions";
 import type { RequestInfo } from "../errors/base";
 
 /** One request, as the client's methods describe it to the client's single request pipeline. */
-export interface Call<S extends z.ZodType> {
+export interface Call<S = unknown> {
   readonly params?: Record<string, string>;
   /** Query parameters, appended in this order. */
   readonly query?: Readonly<Record<string, string>>;
@@ -17,11 +16,14 @@ export interface Call<S extends z.ZodType> {
 
 /**
  * What each API area (areas/) gets from a ServiceClient: its API version, and its private pipeline
- * (credentials, rate limit, retries, typed errors) to send through.
+ * (credentials, rate limit, retries, typed errors) to send through. It names no zod type, so that the
+ * client's public declarations, which show each area's constructor, never make a consumer load zod's;
+ * `request` gives each call its schema's type.
  */
 export interface Requester {
   readonly version: ApiVersion;
-  send<S extends z.ZodType>(route: Route, call: Call<S>): Promise<z.output<S>>;
+  /** Sends `call`, and resolves with its response read by `call.schema` (a zod schema). */
+  send(route: Route, call: Call): Promise<unknown>;
 }
 
 /** The method and route template of a route, as errors name it. */

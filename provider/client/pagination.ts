@@ -6,6 +6,7 @@ import { ResponseValidationError } from "../errors/transport";
 import { type Requester, routeInfo } from "./call";
 import { checkRequest } from "./check";
 import type { Page, PageOf, PageRequest } from "./pages";
+import { request } from "./request";
 
 /**
  * Every entry of every page, page after page from `first`, for any cursor-paginated route. Only the
@@ -47,7 +48,7 @@ async function listPage<T>(
   schema: ListSchema<T>,
 ): Promise<Page<T>> {
   const body = checkRequest(listPageBodySchema(api.version), page, routeInfo(route));
-  return api.send(route, { body, schema });
+  return request(api, route, { body, schema });
 }
 
 /** Every entry of a webhook or domain search, page after page. */

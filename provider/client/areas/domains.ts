@@ -13,6 +13,7 @@ import { type Requester, routeInfo } from "../call";
 import { checkRequest } from "../check";
 import type { Page, PageRequest } from "../pages";
 import { listingOf } from "../pagination";
+import { request } from "../request";
 
 /** The domain routes (spec 2.7, 3.2 and 4.3); the sandbox mounts its handlers on the same ones. */
 export const DOMAIN_ROUTES = {
@@ -44,7 +45,7 @@ export class Domains {
    */
   async startRegistration(body: StartDomainRegistrationBody): Promise<DomainRegistrationStart> {
     checkRequest(StartRegistrationBody, body, routeInfo(R.v2StartDomainRegistration));
-    const start = await this.api.send(R.v2StartDomainRegistration, {
+    const start = await request(this.api, R.v2StartDomainRegistration, {
       body,
       schema: Responses.DomainRegistrationStart,
     });
@@ -55,12 +56,12 @@ export class Domains {
   /** finish_registration: the service fetches the verification URL and registers the domain. */
   async finishRegistration(body: FinishDomainRegistrationBody): Promise<Domain> {
     checkRequest(FinishRegistrationBody, body, routeInfo(R.v2FinishDomainRegistration));
-    return this.api.send(R.v2FinishDomainRegistration, { body, schema: Responses.Domain });
+    return request(this.api, R.v2FinishDomainRegistration, { body, schema: Responses.Domain });
   }
 
   /** Deactivates a domain; refused (409) while an active webhook targets it. */
   async deactivate(domainUuid: string): Promise<void> {
-    await this.api.send(R.v2DeactivateDomain, { params: { domain_uuid: domainUuid }, schema: StatusOk });
+    await request(this.api, R.v2DeactivateDomain, { params: { domain_uuid: domainUuid }, schema: StatusOk });
   }
 
   /** One page of the organization's registered domains: `{items, item_count, next_cursor}`. */

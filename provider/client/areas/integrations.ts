@@ -10,6 +10,7 @@ import { NOTE, readOnly, v2 } from "../../../contract/routes";
 import { rememberSecret } from "../../context/process";
 import { type Requester, routeInfo } from "../call";
 import { checkRequest } from "../check";
+import { request } from "../request";
 
 /** The SDK integration routes (spec 2.8, 4.3 and 5; API 2.0 only); the sandbox mounts its handlers on the same ones. */
 export const INTEGRATION_ROUTES = {
@@ -49,7 +50,10 @@ export class Integrations {
     const { AuthorizeUserBody } = await requests();
     const { AuthorizedUserSchema } = await responses();
     checkRequest(AuthorizeUserBody, input, routeInfo(R.v2AuthorizeUser));
-    const response = await this.api.send(R.v2AuthorizeUser, { body: input, schema: AuthorizedUserSchema });
+    const response = await request(this.api, R.v2AuthorizeUser, {
+      body: input,
+      schema: AuthorizedUserSchema,
+    });
     rememberSecret(response.signed_authorization_request);
     return response;
   }
@@ -64,7 +68,10 @@ export class Integrations {
     const { LoginVoucherBody } = await requests();
     const { LoginVoucherSchema } = await responses();
     checkRequest(LoginVoucherBody, input, routeInfo(R.v2CreateLoginVoucher));
-    const response = await this.api.send(R.v2CreateLoginVoucher, { body: input, schema: LoginVoucherSchema });
+    const response = await request(this.api, R.v2CreateLoginVoucher, {
+      body: input,
+      schema: LoginVoucherSchema,
+    });
     rememberSecret(response.login_voucher);
     return response;
   }
@@ -77,7 +84,7 @@ export class Integrations {
    */
   async authenticationConfig(): Promise<AuthenticationConfig> {
     const { AuthenticationConfigSchema } = await responses();
-    return this.api.send(R.v2AuthenticationConfig, { body: {}, schema: AuthenticationConfigSchema });
+    return request(this.api, R.v2AuthenticationConfig, { body: {}, schema: AuthenticationConfigSchema });
   }
 
   /**
@@ -88,6 +95,6 @@ export class Integrations {
    */
   async supportedBrands(): Promise<SupportedBrands> {
     const { SupportedBrandsSchema } = await responses();
-    return this.api.send(R.v2SupportedBrands, { body: {}, schema: SupportedBrandsSchema });
+    return request(this.api, R.v2SupportedBrands, { body: {}, schema: SupportedBrandsSchema });
   }
 }

@@ -17,6 +17,7 @@ import type { RequestInfo } from "../../errors/base";
 import { type Requester, routeInfo } from "../call";
 import { checkRequest } from "../check";
 import { paginate } from "../pagination";
+import { request } from "../request";
 import { type OptionProblem, RequestValidationError } from "../validation";
 
 /** The session routes (spec 4.2 and 4.3); the sandbox mounts its handlers on the same ones. */
@@ -148,7 +149,7 @@ class Sessions<K extends SessionKind> {
     const names = IMAGE_QUERY_PARAMS as Readonly<Record<ImageFlag, keyof ImageOptions>>;
     const flags = imageFlags(api.version, kind, values, names, routeInfo(route));
     const query = Object.fromEntries(flags.map((flag) => [IMAGE_QUERY_PARAMS[flag], "true"]));
-    return api.send(route, { params, query, schema: SESSION_RESPONSES[kind][api.version].one });
+    return request(api, route, { params, query, schema: SESSION_RESPONSES[kind][api.version].one });
   }
 
   /**
@@ -174,8 +175,8 @@ class Sessions<K extends SessionKind> {
     // Sent as given: undefined members vanish when it is serialised.
     checkRequest(searchBodySchema(api.version, kind), search, info);
     return search.return === "service_ids"
-      ? api.send(route, { body: search, schema: ServiceIdPageSchema })
-      : api.send(route, { body: search, schema: SESSION_RESPONSES[kind][api.version].page });
+      ? request(api, route, { body: search, schema: ServiceIdPageSchema })
+      : request(api, route, { body: search, schema: SESSION_RESPONSES[kind][api.version].page });
   }
 
   /**

@@ -9,6 +9,7 @@ import { type Requester, routeInfo } from "../call";
 import { checkRequest } from "../check";
 import type { Page, PageRequest } from "../pages";
 import { listingOf } from "../pagination";
+import { request } from "../request";
 
 /** The webhook routes (spec 2.6, 4.2 and 4.3); the sandbox mounts its handlers on the same ones. */
 export const WEBHOOK_ROUTES = {
@@ -48,7 +49,7 @@ export class Webhooks {
     rememberSecret(body.secret_key);
     const route = api.version === "1.4" ? R.v1CreateWebhook : R.v2CreateWebhook;
     checkRequest(webhookCreateBodySchema(api.version), body, routeInfo(route));
-    return api.send(route, {
+    return request(api, route, {
       body,
       schema: Responses.Webhook,
       invalidStatus: VERSION_TRAITS[api.version].invalidCreateStatus,
@@ -57,7 +58,7 @@ export class Webhooks {
 
   /** One active webhook of the organization; NotFoundError (403) when unknown, inactive or foreign. */
   retrieve(webhookUuid: string): Promise<Webhook> {
-    return this.api.send(this.api.version === "1.4" ? R.v1GetWebhook : R.v2GetWebhook, {
+    return request(this.api, this.api.version === "1.4" ? R.v1GetWebhook : R.v2GetWebhook, {
       params: { webhook_uuid: webhookUuid },
       schema: Responses.Webhook,
     });
@@ -65,7 +66,7 @@ export class Webhooks {
 
   /** Deactivates a webhook; there is no way back. */
   async deactivate(webhookUuid: string): Promise<void> {
-    await this.api.send(this.api.version === "1.4" ? R.v1DeactivateWebhook : R.v2DeactivateWebhook, {
+    await request(this.api, this.api.version === "1.4" ? R.v1DeactivateWebhook : R.v2DeactivateWebhook, {
       params: { webhook_uuid: webhookUuid },
       schema: StatusOk,
     });
