@@ -69,6 +69,9 @@ function seaBlob(bundle: string, version: string, codeCache: boolean, workDir: s
       disableExperimentalSEAWarning: true,
       useCodeCache: codeCache,
       useSnapshot: false,
+      // NODE_OPTIONS must not reach the plugin: a team's `--require ./.pnp.cjs`, `--import tsx` or APM agent
+      // would break it, or load foreign code into the process that holds the API token.
+      execArgvExtension: "none",
     }),
   );
   execFileSync(node, ["--experimental-sea-config", config], { stdio: ["ignore", "ignore", "pipe"] });
