@@ -10,7 +10,7 @@ const CANCEL = contextKey("the engine's cancel", () => {
   const cancelled = new Promise<void>((done) => {
     resolve = done;
   });
-  return { requested: false, cancelled, resolve };
+  return { requested: false, gone: false, cancelled, resolve };
 });
 
 /** Records the engine's cancel in this process, waking every wait that races `whenCancelled`. */
@@ -18,6 +18,21 @@ export function requestCancel(): void {
   const cancel = processContext().get(CANCEL);
   cancel.requested = true;
   cancel.resolve();
+}
+
+/**
+ * Records that the engine is gone (killed, so it could not stop this process): no answer reaches it any
+ * more, so the outcome of a call in flight is never recorded in state. It cancels as the engine's cancel
+ * does, and `engineIsGone` then keeps what would let a later run find that outcome (a create's attempt note).
+ */
+export function engineGone(): void {
+  processContext().get(CANCEL).gone = true;
+  requestCancel();
+}
+
+/** Whether the engine this process answers is gone: see `engineGone`. */
+export function engineIsGone(): boolean {
+  return processContext().get(CANCEL).gone;
 }
 
 /** Whether the engine has asked this process to cancel. */

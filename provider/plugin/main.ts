@@ -9,43 +9,34 @@ import type { ResourceProps } from "../lifecycle/methods";
 import { configureWith } from "./configuration";
 import { type DiffResponseMessage, type ProviderProto, writeDetailedDiff } from "./diff-response";
 import { engineAddressOf, engineWarnings } from "./engine-log";
+import { watchEngine } from "./lifetime";
 import { serviceProvider } from "./provider";
 import { fromSdk, withRequestHooks } from "./server-hooks";
 
-/** How often the plugin looks whether the process that started it is still there. */
-const PARENT_POLL_MS = 500;
-
 /**
- * Exits once the process that started the plugin (the engine, or the language host that ran it) is gone,
- * which shows as a change of parent pid: the plugin is reparented to init, or to a subreaper. The engine
- * stops the plugins it is done with; this ends one whose engine or language host was killed and could not.
+ * Serves the plugin: prints its port on stdout and answers the engine until it is stopped, or until the
+ * engine is gone (lifetime.ts).
  */
-function exitWithParent(): void {
-  const parent = process.ppid;
-  const watch = setInterval(() => {
-    if (process.ppid !== parent) process.exit(0);
-  }, PARENT_POLL_MS);
-  // The gRPC server keeps the plugin alive; the watch alone must not.
-  watch.unref();
-}
-
-/** Serves the plugin: prints its port on stdout and answers the engine until it is stopped. */
 export async function serve(args: string[]): Promise<void> {
-  exitWithParent();
+  const address = engineAddressOf(args);
+  const lifetime = watchEngine(address);
   // The engine runs a provider plugin in the program's folder, whichever way it starts it: the project's
   // Pulumi.yaml there (or above) says the language that advice should spell options and properties in.
   setProgramLanguage(findProgramLanguage(process.cwd()));
   const oldInputs = new Map<string, ResourceProps | undefined>();
   const detailedDiffs = new Map<string, DetailedDiff>();
-  const warn = engineWarnings(engineAddressOf(args));
-  const provider = serviceProvider({
-    oldInputs: (urn) => oldInputs.get(urn),
-    showDiff: (urn, detailed) => detailedDiffs.set(urn, detailed),
-    warn,
-  });
+  const warn = engineWarnings(address);
+  const provider = lifetime.tracked(
+    serviceProvider({
+      oldInputs: (urn) => oldInputs.get(urn),
+      showDiff: (urn, detailed) => detailedDiffs.set(urn, detailed),
+      warn,
+    }),
+  );
   await withRequestHooks(
     {
       configure: configureWith(warn),
+      serving: lifetime.serving,
       diffing(urn, inputs) {
         oldInputs.set(urn, inputs);
         return (response) => {

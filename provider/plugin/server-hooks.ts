@@ -48,6 +48,14 @@ export interface RequestHooks {
    * (the detailed diff), and to clear what was kept for the Diff.
    */
   diffing(urn: string, oldInputs: Record<string, unknown> | undefined): (response: unknown) => void;
+  /** The server `main` made, once its service is registered: the plugin's lifetime stops it. */
+  serving(server: GrpcServer): void;
+}
+
+/** What the plugin uses of a grpc-js Server. */
+export interface GrpcServer {
+  /** Stops taking calls; `done` runs once the calls in flight have answered. */
+  tryShutdown(done: (error?: Error) => void): void;
 }
 
 /** A module as `@pulumi/pulumi/provider` loads it (its own grpc-js and google-protobuf). */
@@ -99,7 +107,8 @@ export async function withRequestHooks<T>(hooks: RequestHooks, start: () => Prom
   const addService = prototype.addService;
   prototype.addService = function (this: unknown, service: unknown, implementation: object) {
     prototype.addService = addService;
-    return addService.call(this, service, hooked(implementation as Record<string, Handler>, hooks));
+    addService.call(this, service, hooked(implementation as Record<string, Handler>, hooks));
+    hooks.serving(this as GrpcServer);
   };
   try {
     return await start();

