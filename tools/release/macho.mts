@@ -6,6 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 
 /** The magic number of a 64-bit little-endian Mach-O file. */
@@ -148,11 +149,15 @@ export function readCodeSignature(file: Buffer, what: string): CodeSignature | u
   return { identifier, adhoc, cmsBytes };
 }
 
-/** rcodesign 0.29, from crates.io, installed once by cargo beside the cached Node binaries. */
+/**
+ * rcodesign 0.29, from crates.io, installed once by cargo into the user's cache, beside the engine's
+ * build (tools/engine/pulumi-engine.mts): a fresh clone, as CI makes, reuses it instead of compiling it.
+ */
 const RCODESIGN_VERSION = "0.29.0";
 const RCODESIGN_ROOT = join(
-  import.meta.dirname,
-  "../../node_modules/.cache/service-pulumi-release/rcodesign",
+  process.env.XDG_CACHE_HOME || join(homedir(), ".cache"),
+  "service-pulumi",
+  `rcodesign-${RCODESIGN_VERSION}`,
 );
 
 /**
