@@ -145,6 +145,8 @@ export interface ServiceIdPage {
 
 /** The item type of each kind of session. */
 export interface SessionItems {
+  /** An authentication's item. */
   readonly authentication: AuthenticationItem;
+  /** A fingerprint's item. */
   readonly fingerprint: FingerprintItem;
 }

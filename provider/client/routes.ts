@@ -9,7 +9,10 @@ export const HEALTH_ROUTE = v1("GET", "/v1/health");
 
 /**
  * Every route of the API, gathered from the areas that declare them: the sandbox mounts a handler on
- * each, and the client reference lists each.
+ * each, and the client reference lists each. Exported for the sandbox, which imports this package only
+ * through its entry points; not part of the client's API.
+ *
+ * @internal
  */
 export const ROUTES = {
   health: HEALTH_ROUTE,
@@ -19,5 +22,9 @@ export const ROUTES = {
   ...INTEGRATION_ROUTES,
 } as const;
 
-/** The name of a route of the API. */
+/**
+ * The name of a route of the API.
+ *
+ * @internal
+ */
 export type RouteName = keyof typeof ROUTES;

@@ -114,13 +114,22 @@ function imageFlags(
  */
 class Sessions<K extends SessionKind> {
   /**
+   * The client's pipeline, which every method sends through; for the subclasses' own routes.
+   *
+   * @internal
+   */
+  protected readonly api: Requester;
+
+  /**
    * @param api the client's pipeline, which every method sends through
    * @param kind which sessions this object reads
    */
   constructor(
-    protected readonly api: Requester,
+    api: Requester,
     private readonly kind: K,
-  ) {}
+  ) {
+    this.api = api;
+  }
 
   /**
    * One session of the organization by its id, with the warnings the service sent beside it.
@@ -133,7 +142,11 @@ class Sessions<K extends SessionKind> {
     return this.readItem(route, { service_id: serviceId }, options);
   }
 
-  /** GET or lookup of one item, with the image flags of `options` as query parameters. */
+  /**
+   * GET or lookup of one item, with the image flags of `options` as query parameters.
+   *
+   * @internal
+   */
   protected async readItem(
     route: Route,
     params: Record<string, string>,
