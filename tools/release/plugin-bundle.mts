@@ -89,7 +89,7 @@ function staticRequires(): Plugin {
 }
 
 /**
- * TypeScript (7.9 of the bundle's 15 MB) in place of the `typescript` package: @pulumi/pulumi loads it
+ * No TypeScript (half the bundle) in place of the `typescript` package: @pulumi/pulumi loads it
  * only to serialize a function's closure (a dynamic provider, a program's callback), which the plugin
  * never does. Should a later SDK load it on a path the plugin takes, the first use fails saying so.
  */
