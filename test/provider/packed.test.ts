@@ -1,4 +1,4 @@
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Analyzer, probeStacks, startAnalyzer } from "../helpers/analyzer";
@@ -37,6 +37,13 @@ describe("installed from the npm pack tarball", () => {
       for (const id of ["@service/pulumi", "@service/pulumi/runtime", "@service/pulumi/client", "@service/pulumi/sandbox", "@service/pulumi/receiver", "@service/pulumi/policy"]) require(id);
       process.stdout.write("ok");`);
     expect(out).toBe("ok");
+  });
+
+  it("ships the OpenAPI document at @service/pulumi/openapi.json, as the repository holds it", () => {
+    const out = consumer.run(`
+      const { readFileSync } = require("node:fs");
+      process.stdout.write(readFileSync(require.resolve("@service/pulumi/openapi.json"), "utf8"));`);
+    expect(out).toBe(readFileSync(join(process.cwd(), "openapi.json"), "utf8"));
   });
 
   it("runs the Webhook lifecycle through the real host", async () => {

@@ -1,0 +1,156 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import * as fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { ROUTES } from "../../../provider/client/routes";
+import { negotiateLanguage } from "../../../sandbox/accept-language";
+import { signatureFor } from "../../../sandbox/deliveries";
+import { generateOpenApi, OPENAPI_FILE, openApiText } from "../../../tools/codegen/openapi";
+
+/**
+ * openapi.json, the OpenAPI 3.1 document of the Service API, is generated from the route table and the
+ * schemas of contract/ and checked in: these fail when the two part, or when the document leaves out
+ * a route, a generation, an error of the spec or the deliveries' signature.
+ */
+const root = join(__dirname, "../../..");
+const document = generateOpenApi(root) as any;
+
+describe("the OpenAPI document", () => {
+  it("is checked in as the route table and the schemas generate it", () => {
+    if (readFileSync(join(root, OPENAPI_FILE), "utf8") !== openApiText(root)) {
+      throw new Error(
+        `${OPENAPI_FILE} differs from what the route table and the schemas generate: run \`npm run openapi\`.`,
+      );
+    }
+  });
+
+  it("has every route of the table, in its generation, and nothing else", () => {
+    expect(document.openapi).toMatch(/^3\.1\./);
+    const documented = Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(
+      ([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })),
+    );
+    expect(documented.map((d) => d.op.operationId).sort()).toEqual(Object.keys(ROUTES).sort());
+    for (const { path, method, op } of documented) {
+      const route = ROUTES[op.operationId as keyof typeof ROUTES];
+      expect([path, method.toUpperCase()]).toEqual([route.path, route.method]);
+      const apiVersion = op.parameters.find((p: any) => p.name === "Api-Version");
+      expect(apiVersion).toMatchObject({ in: "header", required: true, schema: { enum: route.accepts } });
+      expect(op.tags).toContain(route.version === "1.4" ? "v1.4" : "v2");
+      expect(op["x-inferred"]).toBe(route.inferred);
+      expect(op.responses["200"].content["application/json"].schema).toBeDefined();
+    }
+    expect(ROUTES.v1CreateWebhook.accepts).toEqual(["1.4", "1.3"]);
+  });
+
+  it("gives each route the errors of spec 7: 400, 401 and 429 with Retry-After everywhere, and its own", () => {
+    const responses = (name: keyof typeof ROUTES) => {
+      const route = ROUTES[name];
+      return document.paths[route.path][route.method.toLowerCase()].responses;
+    };
+    for (const name of Object.keys(ROUTES) as (keyof typeof ROUTES)[]) {
+      expect(Object.keys(responses(name))).toEqual(expect.arrayContaining(["200", "400", "401", "429"]));
+      // A token without webhooks enabled is refused on every webhook and domain route.
+      if (ROUTES[name].webhooksFeature) expect(responses(name)).toHaveProperty("403");
+    }
+    expect(document.components.responses.TooManyRequests.headers["Retry-After"]).toMatchObject({
+      required: true,
+    });
+    expect(Object.keys(responses("v1CreateWebhook"))).toEqual(["200", "400", "401", "403", "409", "429"]);
+    expect(responses("v2DeactivateDomain")).toHaveProperty("409");
+    expect(responses("v1GetAuthentication")).toHaveProperty("403");
+    expect(responses("v2FinishDomainRegistration")["429"].description).toMatch(/failed finish attempts/);
+    expect(responses("v2SupportedBrands")).toHaveProperty("503");
+    expect(responses("v2AuthorizeUser")).not.toHaveProperty("403");
+  });
+
+  it("describes each generation's own shapes: secret key lengths, page sizes, image flags", () => {
+    const { schemas } = document.components;
+    expect(schemas.WebhookCreateRequestV1.properties.secret_key).toEqual({ type: "string", minLength: 20 });
+    expect(schemas.WebhookCreateRequestV2.properties.secret_key).toEqual({
+      type: "string",
+      minLength: 16,
+      maxLength: 256,
+    });
+    expect(schemas.ListRequestV2.properties.limit.anyOf[0]).toEqual({
+      type: "integer",
+      minimum: 1,
+      maximum: 20,
+    });
+    expect(schemas.ListRequestV1.properties.limit.anyOf[0]).toEqual({
+      type: "integer",
+      minimum: 1,
+      maximum: 25,
+    });
+    const query = (path: string) =>
+      document.paths[path].get.parameters.filter((p: any) => p.in === "query").map((p: any) => p.name);
+    expect(query("/v1/fingerprints/{service_id}")).toEqual([]);
+    expect(query("/v1/authentications/{service_id}")).toEqual(["format_options__return_item_photos"]);
+    expect(query("/v2/fingerprints/{service_id}")).toEqual([
+      "format_options__return_item_photos",
+      "include_images",
+    ]);
+    expect(schemas.AuthenticationItemV2.properties.status.required).toContain("retake");
+    expect(schemas.AuthenticationItemV1.properties.status.properties).not.toHaveProperty("retake");
+  });
+
+  it("refers only to what it defines", () => {
+    const refs = JSON.stringify(document).match(/"\$ref":"[^"]+"/g) ?? [];
+    expect(refs.length).toBeGreaterThan(50);
+    for (const ref of new Set(refs)) {
+      const [, kind, name] = /"#\/components\/(\w+)\/(\w+)"/.exec(ref.slice(7)) ?? [];
+      expect(document.components[kind!]?.[name!], ref).toBeDefined();
+    }
+  });
+
+  it("has the deliveries of both generations, signed in the Service-Signature header the sandbox sends", () => {
+    expect(Object.keys(document.webhooks)).toEqual(["deliveryV1", "deliveryV2"]);
+    for (const [name, item] of Object.entries(document.webhooks as Record<string, any>)) {
+      const { post } = item;
+      const signature = post.parameters.find((p: any) => p.name === "Service-Signature");
+      expect(signature).toMatchObject({ in: "header", required: true });
+      const pattern = new RegExp(signature.schema.pattern);
+      expect(pattern.test(signatureFor('{"items":[]}', "a-secret-of-24-characters"))).toBe(true);
+      expect(pattern.test("SHA256:not-base64")).toBe(false);
+      expect(post.security).toEqual([]);
+      const body =
+        document.components.schemas[
+          post.requestBody.content["application/json"].schema.$ref.split("/").at(-1)
+        ];
+      expect(body.required).toEqual(["channel", "item_count", "items", "webhook_uuid"]);
+      expect(JSON.stringify(body.properties.items)).toContain(`Snapshot${name.slice(-2)}`);
+    }
+    const v2 = document.components.schemas.AuthenticationSnapshotV2;
+    expect(v2.properties).not.toHaveProperty("timestamp");
+    expect(v2.properties.status.properties).not.toHaveProperty("flag_reason_id");
+    expect(v2.required).toContain("update_counter");
+    expect(document.components.schemas.AuthenticationSnapshotV1.required).toContain("timestamp");
+  });
+
+  it("takes every Accept-Language the sandbox reads (a list of ranges of en, ja or *, or a blank), and no other", () => {
+    const pattern = new RegExp(document.components.parameters.AcceptLanguage.schema.pattern);
+    const reads = (header: string) => {
+      try {
+        negotiateLanguage(header);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const range = fc.constantFrom("en", "ja", "EN", "Ja-jp", "*", "fr", "de-DE", "en_US", "jap", "", " en ");
+    const weight = fc.constantFrom("", ";q=0.5", ";q=1", " ; q=0.2");
+    const header = fc
+      .array(
+        fc.tuple(range, weight).map(([r, w]) => `${r}${w}`),
+        { minLength: 1, maxLength: 3 },
+      )
+      .map((parts) => parts.join(","));
+    fc.assert(
+      fc.property(header, (value) => {
+        if (reads(value)) expect(pattern.test(value), value).toBe(true);
+      }),
+    );
+    for (const refused of ["fr", "english", "de-DE,fr", "jap"]) {
+      expect([reads(refused), pattern.test(refused)], refused).toEqual([false, false]);
+    }
+  });
+});
