@@ -13,6 +13,7 @@ import { ADMIN_ROUTES, mountAdmin } from "./routes/admin";
 import { domainHandlers } from "./routes/domains";
 import { mountImages } from "./routes/images";
 import { integrationHandlers } from "./routes/integrations";
+import { mountOpenApi, OPENAPI_ROUTE } from "./routes/openapi";
 import { sessionHandlers } from "./routes/sessions";
 import { webhookHandlers } from "./routes/webhooks";
 
@@ -46,6 +47,7 @@ export function createSandboxApp(ctx: SandboxContext): Hono<Env> {
   app.use("*", adminGuard(ctx.admin));
   mountAdmin(app, ctx);
   mountImages(app, ctx);
+  mountOpenApi(app);
   let requestCounter = 0;
 
   for (const name of Object.keys(ROUTES) as RouteName[]) {
@@ -72,6 +74,7 @@ export function createSandboxApp(ctx: SandboxContext): Hono<Env> {
           message: `the sandbox has no route ${c.req.method} ${c.req.path}: send one of the routes listed in "routes"`,
           routes: [
             ...Object.values(ROUTES).map((r) => `${r.method} ${r.path}`),
+            `GET ${OPENAPI_ROUTE}`,
             ...Object.keys(ADMIN_ROUTES),
           ],
         },
