@@ -22,16 +22,16 @@ function python(): string {
     } catch {}
   }
   throw new Error(
-    "No python3 or python on PATH: install Python 3.9 or later, with venv, to build and publish the Python SDK.",
+    "No python3 or python on PATH: install Python 3.9 or later, with venv (the Python SDK's build and the schemathesis check run in a virtualenv).",
   );
 }
 
 /**
- * The python of a virtualenv named `name` under the release cache, with `requirement` (a pinned
- * `package==version`) installed, made on its first use.
+ * The python of a virtualenv named `name` under `parent` (the release cache unless given), with
+ * `requirement` (a pinned `package==version`) installed, made on its first use.
  */
-export function pythonTool(name: string, requirement: string): string {
-  const venv = join(TOOLS_DIR, name);
+export function pythonTool(name: string, requirement: string, parent = TOOLS_DIR): string {
+  const venv = join(parent, name);
   const venvPython = join(venv, process.platform === "win32" ? "Scripts/python.exe" : "bin/python");
   if (existsSync(venvPython)) return venvPython;
   mkdirSync(venv, { recursive: true });
