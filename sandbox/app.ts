@@ -58,15 +58,36 @@ export function createSandboxApp(ctx: SandboxContext): Hono<Env> {
     });
   }
 
-  // Fail loudly on anything unexpected, naming the request, so a wrong route shows up at once.
-  app.notFound((c) => {
+  const unrouted = (c: Context<Env>, status: number) =>
     appendBounded(ctx.requests, {
       method: c.req.method,
       path: c.req.path,
       route: undefined,
-      status: 404,
+      status,
       at: ctx.clock.now(),
     });
+
+  // A route's path asked with another method: 405 with the methods it takes (RFC 9110 15.5.6).
+  const methods = new Map<string, Route["method"][]>();
+  for (const route of Object.values(ROUTES)) {
+    methods.set(route.path, [...(methods.get(route.path) ?? []), route.method]);
+  }
+  for (const [path, allowed] of methods) {
+    app.all(toRouterPath(path), (c) => {
+      unrouted(c, 405);
+      throw new HttpError(
+        405,
+        "method_not_allowed",
+        `${path} takes ${allowed.join(" or ")}, not ${c.req.method}: send ${allowed.join(" or ")} ${c.req.path}`,
+        [],
+        { allow: allowed.join(", ") },
+      );
+    });
+  }
+
+  // Fail loudly on anything unexpected, naming the request, so a wrong route shows up at once.
+  app.notFound((c) => {
+    unrouted(c, 404);
     return c.json(
       {
         error: {

@@ -74,6 +74,16 @@ describe("auth and versions", () => {
     expect(res.status).toBe(404);
     expect(res.json.error.message).toContain("GET /v2/nothing/here");
   });
+
+  it("answers 405 with Allow to a route's path asked with another method", async () => {
+    const res = await api("DELETE", "/v2/webhooks/9c1e0000-0000-4000-8000-000000000000");
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET");
+    expect(res.json.error.message).toMatch(/^\/v2\/webhooks\/\{webhook_uuid\} takes GET, not DELETE/);
+    expect((await api("GET", "/v2/search/webhooks")).headers.get("allow")).toBe("POST");
+    // HEAD is GET without a body, as HTTP has it.
+    expect((await api("HEAD", "/v1/health")).status).toBe(200);
+  });
 });
 
 describe("rate limit", () => {
