@@ -14,6 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
+import { Agent, setGlobalDispatcher } from "undici";
 import { pythonTool } from "../release/python.mts";
 
 const SCHEMATHESIS_VERSION = "4.32.5";
@@ -94,9 +95,53 @@ function seedSessions(): void {
 
 // schemathesis keeps a cache of crashes in its working folder: a throwaway one, not the repository.
 const workDir = mkdtempSync(join(tmpdir(), "service-pulumi-schemathesis-"));
+/**
+ * The host of each webhook create's example in the document, registered to the organization as if
+ * verified, so that schemathesis's sending of the example makes a webhook, whose answers, listings and
+ * deactivation are then checked too.
+ */
+async function registerExampleHosts(): Promise<void> {
+  const document = (await (await fetch(`${sandbox.url}/openapi.json`)).json()) as {
+    paths: Record<
+      string,
+      Record<string, { requestBody?: { content: Record<string, { example?: unknown }> } }>
+    >;
+  };
+  const caller = sandbox.store.tokens.get(token)!;
+  for (const operation of Object.values(document.paths).flatMap((item) => Object.values(item))) {
+    const example = operation.requestBody?.content["application/json"]?.example as
+      | { endpoint?: { value?: string } }
+      | undefined;
+    const endpoint = example?.endpoint?.value;
+    if (endpoint === undefined) continue;
+    const host = new URL(endpoint).hostname;
+    if (sandbox.store.registeredDomain(ORGANIZATION, host)) continue;
+    sandbox.store.completeRegistration(caller, sandbox.store.startRegistration(caller, host));
+  }
+}
+
+/**
+ * Keeps the sandbox off the network: a finish_registration that schemathesis chains to a start makes the
+ * sandbox fetch https://<generated hostname>/..., and a webhook would deliver to its endpoint. Every such
+ * connection is refused, which the sandbox answers as a failed check or a failed delivery.
+ */
+let refused = 0;
+function refuseOutbound(): void {
+  setGlobalDispatcher(
+    new Agent({
+      connect: (_options, callback) => {
+        refused++;
+        callback(new Error("the schemathesis check keeps the sandbox off the network"), null);
+      },
+    }),
+  );
+}
+
 let status = 1;
 try {
   seedSessions();
+  await registerExampleHosts();
+  refuseOutbound();
   const binary = join(dirname(python), "schemathesis");
   const args = [
     "run",
@@ -133,6 +178,7 @@ try {
     });
   });
 } finally {
+  process.stdout.write(`the sandbox's outbound connections, refused: ${refused}\n`);
   await sandbox.close();
   rmSync(workDir, { recursive: true, force: true });
 }

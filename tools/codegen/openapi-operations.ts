@@ -42,8 +42,11 @@ export interface Operation {
   readonly returns: string;
   /** More about it: rules and where the spec says so. */
   readonly description?: string;
-  /** The request body; `optional` when it may be left out (the service then reads `{}`). */
-  readonly body?: { readonly schema: NamedSchema; readonly optional?: boolean };
+  /**
+   * The request body: its schema, whether it may be left out (the service then reads `{}`), and an
+   * example of it, which tools such as schemathesis also send.
+   */
+  readonly body?: { readonly schema: NamedSchema; readonly optional?: boolean; readonly example?: unknown };
   /** GET and lookup of this kind of session: the image flags its generation reads are query parameters. */
   readonly imagesOf?: SessionKind;
   /** The 200 response's schemas: one, or any of several (a search answers items or service ids). */
@@ -93,6 +96,9 @@ function listing(version: ApiVersion, what: string, response: NamedSchema): Oper
 const WEBHOOK_NOT_FOUND =
   "The webhook does not exist, is deactivated or belongs to another organization: the service tells these apart to no one (spec 7).";
 
+/** The host of the examples; the schemathesis check registers the one of each webhook example first. */
+const EXAMPLE_HOST = "hooks.example.com";
+
 /** `at least 20` or `16 to 256`: the secret key's length in `version`. */
 function secretKeyLength(version: ApiVersion): string {
   const { min, max } = VERSION_TRAITS[version].secretKey;
@@ -108,7 +114,18 @@ const createWebhook = (version: ApiVersion): Operation => ({
     "`filters` must hold `activity.name` with one value, `authentication` or `fingerprint`; the other keys are `activity.form_factor` (`lightbox`, `microscopic`, `free_camera`) and `owner.user.username` (a user of the organization).",
     `\`endpoint.value\` is an HTTPS URL on a domain registered to the organization${VERSION_TRAITS[version].endpointMustBeBare ? ", with no query, fragment or ;params" : ""}.`,
   ].join(" "),
-  body: { schema: named(`WebhookCreateRequest${generation(version)}`, webhookCreateBodySchema(version)) },
+  body: {
+    schema: named(`WebhookCreateRequest${generation(version)}`, webhookCreateBodySchema(version)),
+    example: {
+      endpoint: { type: "url", value: `https://${EXAMPLE_HOST}/service/events` },
+      secret_key: "replace-with-a-random-key-of-32-chars",
+      channel: "orders",
+      filters: [
+        { key: "activity.name", value: "authentication" },
+        { key: "activity.form_factor", values: ["lightbox", "microscopic"] },
+      ],
+    },
+  },
   response: [WEBHOOK],
   errors: {
     ...(VERSION_TRAITS[version].invalidCreateStatus === 403
@@ -187,6 +204,11 @@ const searchSessions =
       body: {
         schema: named(`${KIND_NAMES[kind]}Search${generation(version)}`, searchBodySchema(version, kind)),
         optional: true,
+        example: {
+          filters: [{ key: "owner.user.username", values: ["acme-ann", "acme-bo"] }],
+          range: { start: 1_767_225_600, end: null },
+          limit: 10,
+        },
       },
       response: [
         named(`${KIND_NAMES[kind]}Page${generation(version)}`, SESSION_RESPONSES[kind][version].page),
@@ -221,7 +243,10 @@ export const OPERATIONS: Readonly<Record<RouteName, Operation | ByVersion>> = {
       "`{domain_name, url, verifier, register_token, expires_at}` (spec 2.8). `register_token` is a secret: never log it.",
     description:
       "Then make `url` (`https://<domain_name>/service_url_registration/<verifier>`) answer exactly `register_token` as its whole body, over public HTTPS with no redirect, and finish the registration before `expires_at` (spec 4.3).",
-    body: { schema: named("StartRegistrationRequest", StartRegistrationBody) },
+    body: {
+      schema: named("StartRegistrationRequest", StartRegistrationBody),
+      example: { domain_name: EXAMPLE_HOST },
+    },
     response: [named("DomainRegistrationStart", DomainResponses.DomainRegistrationStart)],
   },
   v2FinishDomainRegistration: {
@@ -230,7 +255,10 @@ export const OPERATIONS: Readonly<Record<RouteName, Operation | ByVersion>> = {
       "The registered domain, with its `verifier` (spec 2.7). Finishing a registered domain again returns it again.",
     description:
       "The service fetches the verification URL and registers the domain when it serves the register token (spec 3.2, 4.3).",
-    body: { schema: named("FinishRegistrationRequest", FinishRegistrationBody) },
+    body: {
+      schema: named("FinishRegistrationRequest", FinishRegistrationBody),
+      example: { domain_name: EXAMPLE_HOST, verifier: "9f86d081884c7d659a2feaa0c55ad015" },
+    },
     response: [DOMAIN],
     errors: {
       400: "The domain check failed (the file is unreadable or wrong), the verification link expired, or the verifier names no registration of this domain.",
@@ -264,14 +292,26 @@ export const OPERATIONS: Readonly<Record<RouteName, Operation | ByVersion>> = {
       "`{signed_authorization_request, username}` (spec 2.8): hand the first to the SDK, and keep the username to search by `owner.user.username`.",
     description:
       "`unique_user_id`: 8 to 40 characters from `A-Z a-z 0-9 @ . + _ -`. The first call for a `unique_user_id` fixes its `first_name` and `last_name` for good (spec 5).",
-    body: { schema: named("AuthorizeUserRequest", AuthorizeUserBody) },
+    body: {
+      schema: named("AuthorizeUserRequest", AuthorizeUserBody),
+      example: {
+        unique_user_id: "user-1042",
+        email: "ann@example.com",
+        sdk_authorization_request: "<what the SDK produced>",
+        first_name: "Ann",
+        last_name: null,
+      },
+    },
     response: [named("AuthorizedUser", AuthorizedUserSchema)],
   },
   v2CreateLoginVoucher: {
     summary: "Create a login voucher (legacy sign-in)",
     returns: "`{login_voucher, username}` (spec 2.8).",
     description: "Members beyond those listed are accepted (spec 4.3).",
-    body: { schema: named("LoginVoucherRequest", LoginVoucherBody) },
+    body: {
+      schema: named("LoginVoucherRequest", LoginVoucherBody),
+      example: { unique_user_id: "user-1042", email: "ann@example.com" },
+    },
     response: [named("LoginVoucher", LoginVoucherSchema)],
   },
   v2AuthenticationConfig: {

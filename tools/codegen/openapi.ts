@@ -314,14 +314,14 @@ function parameters(route: Route, op: Operation): Json[] {
 
 /** A route's body; one that may be left out may also be `null`, which reads as left out. */
 function requestBody(body: NonNullable<Operation["body"]>, components: Components): Json {
-  const schema = components.ref(body.schema);
+  const ref = components.ref(body.schema);
+  const schema = body.optional ? { anyOf: [ref, { type: "null" }] } : ref;
+  const content = {
+    "application/json": { schema, ...(body.example === undefined ? {} : { example: body.example }) },
+  };
   return body.optional
-    ? {
-        required: false,
-        description: "May be left out, or `null`: either reads as `{}`.",
-        content: json({ anyOf: [schema, { type: "null" }] }),
-      }
-    : { required: true, content: json(schema) };
+    ? { required: false, description: "May be left out, or `null`: either reads as `{}`.", content }
+    : { required: true, content };
 }
 
 function operation(name: RouteName, route: Route, components: Components): Json {

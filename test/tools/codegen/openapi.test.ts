@@ -6,6 +6,7 @@ import { ROUTES } from "../../../provider/client/routes";
 import { negotiateLanguage } from "../../../sandbox/accept-language";
 import { signatureFor } from "../../../sandbox/deliveries";
 import { generateOpenApi, OPENAPI_FILE, openApiText } from "../../../tools/codegen/openapi";
+import { OPERATIONS } from "../../../tools/codegen/openapi-operations";
 
 /**
  * openapi.json, the OpenAPI 3.1 document of the Service API, is generated from the route table and the
@@ -91,6 +92,20 @@ describe("the OpenAPI document", () => {
     ]);
     expect(schemas.AuthenticationItemV2.properties.status.required).toContain("retake");
     expect(schemas.AuthenticationItemV1.properties.status.properties).not.toHaveProperty("retake");
+  });
+
+  it("gives examples that its routes' own request schemas accept", () => {
+    let examples = 0;
+    for (const [name, entry] of Object.entries(OPERATIONS)) {
+      const op = typeof entry === "function" ? entry(ROUTES[name as keyof typeof ROUTES].version) : entry;
+      if (op.body?.example === undefined) continue;
+      examples++;
+      expect(op.body.schema.schema.safeParse(op.body.example).error, name).toBeUndefined();
+      const route = ROUTES[name as keyof typeof ROUTES];
+      const content = document.paths[route.path][route.method.toLowerCase()].requestBody.content;
+      expect(content["application/json"].example).toEqual(op.body.example);
+    }
+    expect(examples).toBeGreaterThanOrEqual(10);
   });
 
   it("refers only to what it defines", () => {
