@@ -37,15 +37,17 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // The real Pulumi CLI against the sandbox (`npm run engine` builds it). One file at a time: each
-          // command starts the engine, a language host and provider processes, and the machine has 2 cores.
-          // `npm test` runs this project after the unit one, never beside it: unit tests that pack the
-          // package rebuild dist/, which the programs under the engine load.
+          // The real Pulumi CLI against the sandbox (`npm run engine` builds it). Two files at a time: a
+          // command spends much of its time waiting between the engine, the language host and the provider
+          // processes, so a second file fills the 2 cores; each file has its own sandbox, stacks and
+          // PULUMI_HOME, so files share nothing. `npm test` runs this project after the unit one, never
+          // beside it: unit tests that pack the package rebuild dist/, which the programs under the engine
+          // load.
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           // They install and publish dist/release, which `npm run test:release` builds first.
           exclude: ["test/e2e/release*.test.ts"],
-          fileParallelism: false,
+          maxWorkers: 2,
           testTimeout: 300_000,
           hookTimeout: 60_000,
         },
