@@ -75,7 +75,7 @@ Output and actions:
   --import-file <file>    Write Pulumi's import file of the orphans (every orphaned webhook, and every
                           domain in no state) for \`pulumi import --file <file> --out <program file>\`,
                           with names made from their channels and hostnames; stderr then gives, for each
-                          webhook, the config key of its secret key and the line the program adds.
+                          webhook, the config key of its secret key and the program line that reads it.
                           The orphans of one organization only.
   --deactivate-orphans    Deactivate the orphaned webhooks (and domains no kept webhook targets), after
                           listing them and a confirmation. Managed and conflicting ones are never
