@@ -3,6 +3,7 @@
  * against the stacks' states (managed, conflict, orphaned, drifted), the quota used, the commands that
  * adopt each orphan, and on request the orphans deactivated. Exit 0 clean, 1 findings, 2 failure.
  */
+import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Domain } from "../../contract/domains/types";
 import type { Webhook } from "../../contract/webhooks/types";
@@ -20,6 +21,7 @@ import {
 import { type AuditDocument, auditMarkdown } from "./audit-render";
 import { type CredentialFlags, clientForStack, credentialFlags, namedStacks } from "./credentials";
 import { CliFailure, EXIT } from "./failure";
+import { adoptionLines, adoptionOf } from "./import-file";
 import type { CommandIo } from "./io";
 import { readInputText } from "./json-input";
 import { type Listing, listDomains, listWebhooks, organizationListed } from "./listing";
@@ -38,6 +40,7 @@ const auditCommand = {
     token: { type: "string" },
     "base-url": { type: "string" },
     json: { type: "boolean", default: false },
+    "import-file": { type: "string" },
     "deactivate-orphans": { type: "boolean", default: false },
     orphan: { type: "string", multiple: true },
     "max-deactivations": { type: "string" },
@@ -69,6 +72,11 @@ Credentials, never taken from a --state file:
 
 Output and actions:
   --json                  A stable JSON document instead of Markdown.
+  --import-file <file>    Write Pulumi's import file of the orphans (every orphaned webhook, and every
+                          domain in no state) for \`pulumi import --file <file> --out <program file>\`,
+                          with names made from their channels and hostnames; stderr then gives, for each
+                          webhook, the config key of its secret key and the program line that reads it.
+                          The orphans of one organization only.
   --deactivate-orphans    Deactivate the orphaned webhooks (and domains no kept webhook targets), after
                           listing them and a confirmation. Managed and conflicting ones are never
                           touched. Refused, with nothing deactivated, unless every Webhook and Domain of
@@ -391,6 +399,29 @@ async function deactivateOrphans(
   return done;
 }
 
+/** Writes the import file of the orphans at `path` (`given` as the flag named it), and says what is next. */
+function writeImportFile(
+  path: string,
+  given: string,
+  audits: readonly OrganizationAudit[],
+  states: readonly StackState[],
+  io: CommandIo,
+): void {
+  const adoption = adoptionOf(audits, states);
+  if (!adoption) {
+    io.stderr(`Nothing to adopt: no webhook or domain is in no state. ${given} was not written.\n`);
+    return;
+  }
+  try {
+    writeFileSync(path, `${JSON.stringify(adoption.file, null, 2)}\n`);
+  } catch (error) {
+    throw new CliFailure(
+      `service-pulumi audit --import-file ${given}: could not write it: ${(error as Error).message}. Give a path in a folder you can write to.`,
+    );
+  }
+  for (const line of adoptionLines(given, adoption)) io.stderr(`${line}\n`);
+}
+
 /** Runs audit with `argv` (the arguments after `audit`); resolves to the exit code. */
 export async function runAudit(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values, help } = parseCommand(auditCommand, argv);
@@ -401,6 +432,11 @@ export async function runAudit(argv: readonly string[], io: CommandIo): Promise<
   if (!values.state?.length && namedStacks(values).length === 0) {
     throw new CliFailure(
       "service-pulumi audit: no stacks to audit: give --state <export.json> (repeatable) or --stacks dev,staging in the project folder.",
+    );
+  }
+  if (values["import-file"] !== undefined && values["deactivate-orphans"]) {
+    throw new CliFailure(
+      "service-pulumi audit: --import-file adopts the orphans and --deactivate-orphans deactivates them: give one of them.",
     );
   }
   for (const [flag, given] of [
@@ -427,6 +463,8 @@ export async function runAudit(argv: readonly string[], io: CommandIo): Promise<
   const reached = await reachOrganizations(stacks, io);
   const states = stacks.map((s) => s.state);
   const audits = reached.map((r) => auditOrganization(r, states));
+  const importFile = values["import-file"];
+  if (importFile !== undefined) writeImportFile(resolve(io.cwd, importFile), importFile, audits, states, io);
   let deactivated: AuditDocument["deactivated"] = { webhooks: [], domains: [] };
   // A refusal still prints the report: it is what the refusal asks the reader to look at.
   let refusal: DeactivationRefused | undefined;

@@ -128,6 +128,7 @@ const INSTALLED = [
   "pulumi",
   "pulumi-resource-pulumi-nodejs",
   "pulumi-language-nodejs",
+  "pulumi-language-nodejs-codegen",
   "pulumi-language-python-exec",
   "pulumi-language-python",
   "pulumi-language-go",

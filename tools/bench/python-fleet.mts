@@ -20,9 +20,10 @@ let installed = false;
 
 /**
  * The virtualenv, made on the run's first use. The generated SDK is installed again each run, since the
- * repository's may have changed since the last; pip finds Pulumi's own already there.
+ * repository's may have changed since the last; pip finds Pulumi's own already there. The adoption's
+ * end-to-end test (test/e2e/adopt.test.ts) runs its Python project in it too.
  */
-function virtualenv(): string {
+export function virtualenv(): string {
   if (installed) return VENV;
   const run = (command: string, args: string[]) => execFileSync(command, args, { stdio: "pipe" });
   if (!existsSync(join(VENV, "bin/pip"))) run("python3", ["-m", "venv", VENV]);

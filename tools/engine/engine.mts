@@ -5,7 +5,7 @@
  *   `pulumi version`, and an unstamped build still runs the update check);
  * - `pulumi-resource-pulumi-nodejs`, the dynamic-provider plugin, from the same release's sdk module;
  * - `pulumi-language-nodejs`, this repository's stand-in for the language host (pulumi-language-nodejs.cjs
- *   says why);
+ *   says why), and `pulumi-language-nodejs-codegen` from the module hosts/, its code generation;
  * - the language hosts of the other languages, from the module hosts/: the real ones for YAML
  *   (pulumi-yaml) and .NET (pulumi-dotnet), and this repository's stand-ins for Python and Go (whose
  *   modules the proxy refuses), with `pulumi-language-python-exec` from the sdk module beside them.
@@ -43,6 +43,7 @@ const HOSTS_VERSION_VARIABLE = "github.com/service-pulumi/service-pulumi/engine/
 const LANGUAGE_HOST_PACKAGES = [
   "./cmd/pulumi-language-python",
   "./cmd/pulumi-language-go",
+  "./cmd/pulumi-language-nodejs-codegen",
   "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml",
   "github.com/pulumi/pulumi-dotnet/pulumi-language-dotnet/v3",
 ];

@@ -7,13 +7,16 @@
 // host cannot be built here. Without a language host the engine can run only the automation API's inline
 // programs; with this one it runs a project's Pulumi.yaml program and a local policy pack, as a user does.
 //
-// What it does is what the real host does for those two calls, and nothing more:
+// What it does is what the real host does for these calls, and nothing more:
 // - Run starts `@pulumi/pulumi/cmd/run` from the program's own node_modules, with the engine's monitor
 //   address and the stack's configuration in PULUMI_CONFIG, and answers with the program's outcome;
 // - RunPlugin starts `@pulumi/pulumi/cmd/run-policy-pack` (kind "analyzer") or `cmd/run-plugin`, and streams
-//   its stdout, stderr and exit code back to the engine.
-// Everything else (code generation, packing, dependency installation) answers UNIMPLEMENTED, which the
-// engine reports by name. The real host also proxies the resource monitor for the SDK's deprecated
+//   its stdout, stderr and exit code back to the engine;
+// - GenerateProgram (the code `pulumi import` and `pulumi convert` print) and GeneratePackage (`pulumi
+//   package gen-sdk --language nodejs`) hand the request to `pulumi-language-nodejs-codegen`, installed
+//   beside this file from tools/engine/hosts, which answers it with Pulumi's own TypeScript generator.
+// Everything else (packing, linking, dependency installation) answers UNIMPLEMENTED, which the engine
+// reports by name. The real host also proxies the resource monitor for the SDK's deprecated
 // synchronous invokes; this one does not, so those fail.
 "use strict";
 
@@ -53,6 +56,34 @@ function loadPulumiProtocol(projectDir) {
     services: require(join(sdkDir, "proto/language_grpc_pb.js")),
     pluginMessages: require(join(sdkDir, "proto/plugin_pb.js")),
     emptyMessages: fromSdk("google-protobuf/google/protobuf/empty_pb.js"),
+  };
+}
+
+/** The code generator beside this file (both are installed into the engine's folder). */
+const CODEGEN = join(__dirname, "pulumi-language-nodejs-codegen");
+
+/**
+ * Answers a code generation call by running CODEGEN with `kind` once: the request's bytes on its stdin,
+ * the response's on its stdout, and on failure its one line of stderr as the call's error.
+ */
+function generate(grpc, kind, Response) {
+  return (call, callback) => {
+    const child = spawn(CODEGEN, [kind], { stdio: ["pipe", "pipe", "pipe"] });
+    const out = [];
+    const err = [];
+    child.stdout.on("data", (chunk) => out.push(chunk));
+    child.stderr.on("data", (chunk) => err.push(chunk));
+    const fail = (details) => callback({ code: grpc.status.INTERNAL, details });
+    child.on("error", (error) => fail(`could not start ${CODEGEN}: ${error.message}`));
+    child.on("close", (code) => {
+      if (code !== 0) {
+        const said = Buffer.concat(err).toString("utf8").trim();
+        fail(said || `${CODEGEN} ${kind} exited with code ${code}`);
+        return;
+      }
+      callback(null, Response.deserializeBinary(new Uint8Array(Buffer.concat(out))));
+    });
+    child.stdin.end(Buffer.from(call.request.serializeBinary()));
   };
 }
 
@@ -130,6 +161,8 @@ function serve(protocol, engineAddress) {
       about.setVersion(process.version);
       callback(null, about);
     },
+    generateProgram: generate(grpc, "generate-program", messages.GenerateProgramResponse),
+    generatePackage: generate(grpc, "generate-package", messages.GeneratePackageResponse),
     cancel(_call, callback) {
       for (const child of children) child.kill("SIGINT");
       callback(null, new emptyMessages.Empty());
