@@ -60,6 +60,11 @@ const port = fc.option(
 const endpoint = fc.tuple(hostname, port, path).map(([host, p, rest]) => `https://${host}${p}${rest}`);
 
 describe("control characters (property)", () => {
+  it("name the control character found in any safe string", () => {
+    const message = safeString().safeParse("a\u0007b").error?.issues[0]?.message;
+    expect(message).toBe(controlCharacterProblem("a\u0007b"));
+  });
+
   it("are found wherever they stand, and named by code point and position", () => {
     fc.assert(
       fc.property(withControl(clean()), ({ text, control, at }) => {

@@ -66,3 +66,6 @@ export function fleetSeed(originUrl: string, settings: SeedInput["settings"] = {
     hosts: { ...seed.hosts, ...Object.fromEntries(FLEET.map((org) => [org.host, originUrl])) },
   };
 }
+
+/** The admin token a sandbox is started with where its admin routes need one. */
+export const ADMIN_TOKEN = "admin-token-planted-5f0c2a9e7d";
