@@ -1,5 +1,7 @@
+import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hostnameProblem } from "../../../contract/domains/requests";
+import { hostname } from "../../helpers/arbitraries";
 
 describe("request rule messages", () => {
   it("say what is wrong with a hostname", () => {
@@ -18,5 +20,25 @@ describe("request rule messages", () => {
       );
     }
     expect(hostnameProblem(`${"a".repeat(63)}.com`)).toBeUndefined();
+  });
+});
+
+describe("hostnames (property)", () => {
+  it("accepts lower-case dotted labels, and refuses case, schemes, ports, paths and single labels", () => {
+    fc.assert(
+      fc.property(hostname, fc.constantFrom("/", ":", "?", "#", "@", " "), fc.nat(), (host, bad, at) => {
+        expect(hostnameProblem(host)).toBeUndefined();
+        const i = at % (host.length + 1);
+        expect(hostnameProblem(host.slice(0, i) + bad + host.slice(i))).toMatch(/bare hostname/);
+        fc.pre(/[a-z]/.test(host));
+        expect(hostnameProblem(host.toUpperCase())).toBe("must be lower case");
+        // One label that is a number (decimal, or 0x hex such as "0xa") is an IPv4 address to a URL parser.
+        const joined = host.replaceAll(".", "");
+        expect(hostnameProblem(joined)).toMatch(
+          /^(\d+|0x[0-9a-f]*)$/.test(joined) ? /not an IP address/ : /at least two labels/,
+        );
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -2,7 +2,7 @@ import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SESSION_KINDS } from "../../../contract/kinds";
 import { formatPath } from "../../../contract/path";
-import { API_VERSIONS } from "../../../contract/versions";
+import { API_VERSIONS, VERSION_TRAITS } from "../../../contract/versions";
 import {
   canonicalFilters,
   endpointProblem,
@@ -11,10 +11,12 @@ import {
   FORM_FACTORS,
   filtersSchema,
   sameFilters,
+  secretKeySchema,
   toWireFilters,
   webhookCreateBodySchema,
 } from "../../../contract/webhooks/requests";
 import type { CanonicalFilter } from "../../../contract/webhooks/types";
+import { endpoint, hostname, path, version } from "../../helpers/arbitraries";
 
 /**
  * Diff compares filter lists through canonicalFilters, and create sends toWireFilters of the canonical
@@ -210,5 +212,106 @@ describe("request rule messages", () => {
     expect(problems([])).toEqual([
       ": must contain an activity.name filter with value authentication or fingerprint",
     ]);
+  });
+});
+
+describe("endpoints (property)", () => {
+  it("accepts every https URL on a well-formed host with a plain path, on both versions", () => {
+    fc.assert(
+      fc.property(endpoint, version, (url, v) => {
+        expect(endpointProblem(url, v)).toBeUndefined();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("refuses a query, a fragment or ;params on v2 only", () => {
+    const suffix = fc.oneof(
+      fc.stringMatching(/^[a-z0-9=&]{0,8}$/).map((q) => ({ text: `?${q}`, what: /query string/ })),
+      fc.stringMatching(/^[a-z0-9]{0,8}$/).map((f) => ({ text: `#${f}`, what: /fragment/ })),
+      fc.stringMatching(/^[a-z0-9=]{0,8}$/).map((p) => ({ text: `/x;${p}`, what: /;params/ })),
+    );
+    fc.assert(
+      fc.property(endpoint, suffix, (url, { text, what }) => {
+        expect(endpointProblem(url + text, "2.0")).toMatch(what);
+        expect(endpointProblem(url + text, "1.4")).toBeUndefined();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("refuses other schemes, credentials, and hosts that break the hostname rule", () => {
+    fc.assert(
+      fc.property(hostname, path, version, (host, rest, v) => {
+        expect(endpointProblem(`http://${host}${rest}`, v)).toMatch(
+          /^must be an https:\/\/ URL on a registered domain: change the scheme to https$/,
+        );
+        for (const credentials of ["user:pw@", "user@", ":pw@"]) {
+          expect(endpointProblem(`https://${credentials}${host}${rest}`, v)).toMatch(
+            /^must not carry credentials \(user:password@\): remove them/,
+          );
+        }
+        const single = host.split(".")[0]!;
+        // A label that is a number (`7`, `0x0`) is an IPv4 address to the URL parser, not a single label;
+        // one that only looks like a number (`08`: octal with an 8) makes the whole URL unparsable
+        // (regression: seed 569105120 shrank to the host `08.a.aa`).
+        const parsed = URL.canParse(`https://${single}/`)
+          ? new URL(`https://${single}/`).hostname
+          : undefined;
+        expect(endpointProblem(`https://${single}${rest}`, v)).toMatch(
+          parsed === undefined
+            ? /^must be an absolute https:\/\/ URL/
+            : /^\d+\.\d+\.\d+\.\d+$/.test(parsed)
+              ? /^host must be a registered domain name, not an IP address/
+              : /^host must have/,
+        );
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("secret keys (property)", () => {
+  it("accept exactly the lengths the version allows", () => {
+    fc.assert(
+      fc.property(version, fc.integer({ min: 0, max: 300 }), (v, length) => {
+        const { min, max } = VERSION_TRAITS[v].secretKey;
+        const ok = length >= min && (max === undefined || length <= max);
+        expect(secretKeySchema(v).safeParse("k".repeat(length)).success).toBe(ok);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("filter lists (property)", () => {
+  const name = fc.constantFrom("authentication", "fingerprint");
+
+  it("refuse a repeated key, an unknown key, an empty value and a missing activity.name", () => {
+    fc.assert(
+      fc.property(version, name, fc.string({ minLength: 1, maxLength: 10 }), (v, n, unknown) => {
+        fc.pre(!["activity.name", "activity.form_factor", "owner.user.username"].includes(unknown));
+        const base = { key: "activity.name", value: n };
+        const schema = filtersSchema(v);
+        expect(schema.safeParse([base]).success).toBe(true);
+        expect(schema.safeParse([base, base]).success).toBe(false);
+        expect(schema.safeParse([base, { key: unknown, value: "x" }]).success).toBe(false);
+        expect(schema.safeParse([base, { key: "owner.user.username", values: [] }]).success).toBe(false);
+        expect(schema.safeParse([base, { key: "owner.user.username", value: "" }]).success).toBe(false);
+        expect(schema.safeParse([{ key: "owner.user.username", value: "alice" }]).success).toBe(false);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("take both value and values on v2 only", () => {
+    fc.assert(
+      fc.property(name, (n) => {
+        const both = [{ key: "activity.name", value: n, values: [n] }];
+        expect(filtersSchema("2.0").safeParse(both).success).toBe(true);
+        expect(filtersSchema("1.4").safeParse(both).success).toBe(false);
+      }),
+      { numRuns: 10 },
+    );
   });
 });
