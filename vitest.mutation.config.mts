@@ -65,6 +65,8 @@ export default defineConfig({
       "test/docs/client.test.ts",
       "test/provider/policy/policies.test.ts",
       "test/provider/policy/analyzed.test.ts",
+      "test/provider/policy/rules.test.ts",
+      "test/provider/policy/views.test.ts",
       "test/sandbox/admin-guard.test.ts",
       "test/sandbox/admin-token.test.ts",
       "test/sandbox/deliveries.test.ts",

@@ -4,19 +4,10 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { credentialsHash } from "../../provider/lifecycle/credentials-hash";
 import { hashSecret } from "../../provider/lifecycle/secret-hash";
-import { DOMAIN_STEP_TYPES, WEBHOOK_TYPES } from "../../provider/policy/views";
 import * as registry from "../../provider/registry";
 import * as runtime from "../../provider/runtime-contract";
 import { changedBy } from "../helpers/changed-globals";
-import { webhookArgs } from "../helpers/fixtures";
-
-/** The key each stored provider asks the runtime for, with the type token its resources are registered under. */
-const SERVED = {
-  webhook: "pulumi-nodejs:dynamic/service:Webhook",
-  domainRegistration: "pulumi-nodejs:dynamic/service:DomainRegistration",
-  domainVerification: "pulumi-nodejs:dynamic/service:DomainVerification",
-  verificationFile: "pulumi-nodejs:dynamic/service:VerificationFile",
-};
+import { SERVED, webhookArgs } from "../helpers/fixtures";
 
 const METHODS = ["configure", "check", "diff", "create", "read", "update", "delete"];
 
@@ -181,18 +172,6 @@ describe("the runtime bundle, as the dynamic-provider host loads it", () => {
     );
     expect(requests).toBeGreaterThan(0);
     expect(loaded).toBe(true);
-  });
-});
-
-describe("the policy pack's type tokens, read from the registry", () => {
-  it("reads the Webhook as a webhook and both domain steps as steps, dynamic or the plugin's, nothing else", () => {
-    expect(WEBHOOK_TYPES).toEqual([SERVED.webhook, "service:index:Webhook"]);
-    expect([...DOMAIN_STEP_TYPES].sort()).toEqual([
-      SERVED.domainRegistration,
-      SERVED.domainVerification,
-      "service:index:DomainRegistration",
-      "service:index:DomainVerification",
-    ]);
   });
 });
 
