@@ -1,5 +1,6 @@
 /**
- * Every message a user can meet, gathered where it surfaces: the client (against the sandbox, in both
+ * docs/failure-modes.md promises that each message names the object, the cause and the next step. Here
+ * every message a user can meet is gathered where it surfaces: the client (against the sandbox, in both
  * advice contexts), the resources' lifecycles, the receivers and the sandbox's answers. Each must state
  * its cause once, name the object, give a next step, and never send the reader to settings of the other
  * context (a plain client's user told to run `pulumi config set`, or a stack told about client options).
