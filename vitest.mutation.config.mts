@@ -72,7 +72,6 @@ export default defineConfig({
       "test/sandbox/deliveries.test.ts",
       "test/sandbox/request-body.test.ts",
       "test/sandbox/context.test.ts",
-      "test/sandbox/limits.test.ts",
       "test/sandbox/create.test.ts",
       "test/sandbox/index.test.ts",
       "test/sandbox/rate-limit.test.ts",
