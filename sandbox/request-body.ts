@@ -11,7 +11,7 @@ const tooLarge = () =>
     // No `connection: close`: Node would close the socket as soon as this answer is written, with the rest
     // of the body unread, and a client still uploading would get EPIPE instead of the answer. The server
     // reads and throws away the rest instead, until the client has sent it, for at most 64 MiB and with a
-    // pause of at most 4 s (unread-body.ts, test/sandbox/oversized-body.test.ts).
+    // pause of at most 4 s (unread-body.ts, test/sandbox/unread-body.test.ts).
   );
 
 /** Hono's own limit: from Content-Length, or counted while the body streams in. */

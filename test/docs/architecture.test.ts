@@ -108,6 +108,11 @@ describe("the floors", () => {
 
 describe("the tests", () => {
   const tests = tracked.filter((file) => file.startsWith("test/") && file.endsWith(".test.ts"));
+  /** Whether test/<path>/<name>.test.ts has a tracked <path>/<name>, with or without an extension. */
+  const mirrorsAFile = (test: string) => {
+    const source = test.slice("test/".length, -".test.ts".length);
+    return tracked.some((file) => file === source || file.startsWith(`${source}.`));
+  };
 
   it("mirror the source: each folder of unit tests is a folder of the repository", () => {
     const apart = /^test\/(e2e|helpers|setup)\//;
@@ -119,14 +124,15 @@ describe("the tests", () => {
     expect([...new Set(unmirrored)]).toEqual([]);
   });
 
-  it("follow one naming rule: <subject>.test.ts, in lower-case words joined by hyphens", () => {
-    const misnamed = tests.filter(
-      (file) => !/^[a-z0-9]+(-[a-z0-9]+)*\.test\.ts$/.test(file.split("/").pop()!),
-    );
+  it("follow one naming rule: <subject>.test.ts, in lower-case words joined by hyphens, or the name of the file they test", () => {
+    const misnamed = tests.filter((file) => {
+      const name = file.split("/").pop()!;
+      return !/^[a-z0-9]+(-[a-z0-9]+)*\.test\.ts$/.test(name) && !mirrorsAFile(file);
+    });
     expect(misnamed).toEqual([]);
   });
 
-  it("live in folders, none at the top of test/", () => {
-    expect(tests.filter((file) => file.split("/").length === 2)).toEqual([]);
+  it("live in folders, but for the tests of the repository's top-level files (README.md, package.json)", () => {
+    expect(tests.filter((file) => file.split("/").length === 2 && !mirrorsAFile(file))).toEqual([]);
   });
 });

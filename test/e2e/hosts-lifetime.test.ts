@@ -1,8 +1,8 @@
 /**
  * The language hosts this repository builds for Python and Go (tools/engine/hosts, installed by `npm run
  * engine`) end once the engine that started them is gone, as the Node.js stand-in does
- * (test/provider/process-lifetime.test.ts). Each is started the way the engine starts it, then its engine is
- * killed with SIGKILL.
+ * (test/tools/engine/pulumi-language-nodejs.test.ts). Each is started the way the engine starts it, then
+ * its engine is killed with SIGKILL.
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";

@@ -4,8 +4,15 @@
  * carries a mark of its own (test/helpers/marked-processes.ts), so that a survivor is found by name.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { afterEach } from "vitest";
-import { killAll, newProcessMark, PROCESS_MARK, processesMarked } from "./marked-processes";
+import { afterEach, expect } from "vitest";
+import {
+  describeSurvivors,
+  killAll,
+  newProcessMark,
+  PROCESS_MARK,
+  processesMarked,
+  survivorsOf,
+} from "./marked-processes";
 
 /** The fake engine's program: prints the child's pid and first line, then waits to be killed. */
 const FAKE_ENGINE = String.raw`
@@ -84,4 +91,20 @@ export async function engineEndpointProcess(): Promise<{
     child.once("exit", (code) => reject(new Error(`the engine endpoint exited ${code}`)));
   });
   return { address: `127.0.0.1:${port}`, process: child };
+}
+
+/** How long a process may take to notice that its parent is gone and end. */
+const END_BOUND_MS = 10_000;
+
+/**
+ * Starts `command` under a fake engine, sees it serve, kills the engine with SIGKILL (which leaves it no
+ * chance to stop anything), and expects every process of the start to end within END_BOUND_MS.
+ */
+export async function expectEndsWithItsEngine(command: readonly string[], cwd: string): Promise<void> {
+  const { engine, mark, pid, first } = await underFakeEngine([...command, "127.0.0.1:1"], cwd);
+  expect(first).toMatch(/^\d+$/); // its port: it serves
+  expect(processesMarked(mark).map((p) => p.pid)).toContain(pid);
+  engine.kill("SIGKILL");
+  const survivors = await survivorsOf(mark, END_BOUND_MS);
+  expect(survivors, describeSurvivors(survivors)).toEqual([]);
 }

@@ -66,3 +66,14 @@ export function fleetSeed(originUrl: string, settings: SeedInput["settings"] = {
     hosts: { ...seed.hosts, ...Object.fromEntries(FLEET.map((org) => [org.host, originUrl])) },
   };
 }
+
+/** The admin token a sandbox is started with where its admin routes need one. */
+export const ADMIN_TOKEN = "admin-token-planted-5f0c2a9e7d";
+
+/** The key each stored provider asks the runtime for, with the type token its resources are registered under. */
+export const SERVED = {
+  webhook: "pulumi-nodejs:dynamic/service:Webhook",
+  domainRegistration: "pulumi-nodejs:dynamic/service:DomainRegistration",
+  domainVerification: "pulumi-nodejs:dynamic/service:DomainVerification",
+  verificationFile: "pulumi-nodejs:dynamic/service:VerificationFile",
+};

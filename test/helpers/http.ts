@@ -1,3 +1,5 @@
+import { request } from "node:http";
+
 /**
  * A plain HTTP caller for sandbox tests. It shares nothing with the package's client, so the two cannot
  * share a misreading of the spec.
@@ -36,4 +38,32 @@ export function plainApi(baseUrl: string, defaults: { token: string; version?: s
     }
     return { status: response.status, headers: response.headers, json };
   };
+}
+
+/** What sendExactly got back. */
+export interface Answer {
+  readonly status: number;
+  readonly body: string;
+}
+
+/** One request with exactly these headers (fetch would not let a test set Host). */
+export function sendExactly(
+  sandbox: { readonly port: number },
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: "127.0.0.1", port: sandbox.port, method, path, headers, setHost: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
 }

@@ -1,5 +1,11 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
-import { type Sandbox, type SandboxClock, type SeedInput, startSandbox } from "../../sandbox/index";
+import {
+  ManualClock,
+  type Sandbox,
+  type SandboxClock,
+  type SeedInput,
+  startSandbox,
+} from "../../sandbox/index";
 import { HOOKS_TOKEN, HOST, SECRET, testSeed } from "./fixtures";
 import { plainApi } from "./http";
 import { startOrigin, type TestOrigin } from "./origin";
@@ -75,6 +81,39 @@ export function useRegisteredWorld(scope: "all" | "each" = "all"): { readonly cu
     await registerDomain(holder.current);
   });
   after(async () => {
+    await holder.current?.close();
+  });
+  return holder;
+}
+
+/**
+ * A World on a manual clock of its own, started before each test and closed after. `restart` closes it and
+ * starts it again with other settings, on the same clock. Read `.current` inside tests.
+ */
+export function useClockedWorld(): {
+  readonly current: World;
+  readonly clock: ManualClock;
+  restart(settings: SeedInput["settings"]): Promise<void>;
+  /** The current World's plain caller. */
+  readonly api: World["api"];
+  /** Registers a domain (HOST by default) on the current World. */
+  registerDomain(domain?: string, token?: string): ReturnType<typeof registerDomain>;
+} {
+  const holder = {
+    current: undefined as unknown as World,
+    clock: undefined as unknown as ManualClock,
+    async restart(settings: SeedInput["settings"]) {
+      await holder.current.close();
+      holder.current = await startWorld(settings, { clock: holder.clock });
+    },
+    api: (...args: Parameters<World["api"]>) => holder.current.api(...args),
+    registerDomain: (domain = HOST, token = HOOKS_TOKEN) => registerDomain(holder.current, domain, token),
+  };
+  beforeEach(async () => {
+    holder.clock = new ManualClock();
+    holder.current = await startWorld({}, { clock: holder.clock });
+  });
+  afterEach(async () => {
     await holder.current?.close();
   });
   return holder;

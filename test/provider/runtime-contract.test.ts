@@ -4,17 +4,10 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { credentialsHash } from "../../provider/lifecycle/credentials-hash";
 import { hashSecret } from "../../provider/lifecycle/secret-hash";
-import { DOMAIN_STEP_TYPES, WEBHOOK_TYPES } from "../../provider/policy/views";
 import * as registry from "../../provider/registry";
 import * as runtime from "../../provider/runtime-contract";
-
-/** The key each stored provider asks the runtime for, with the type token its resources are registered under. */
-const SERVED = {
-  webhook: "pulumi-nodejs:dynamic/service:Webhook",
-  domainRegistration: "pulumi-nodejs:dynamic/service:DomainRegistration",
-  domainVerification: "pulumi-nodejs:dynamic/service:DomainVerification",
-  verificationFile: "pulumi-nodejs:dynamic/service:VerificationFile",
-};
+import { changedBy } from "../helpers/changed-globals";
+import { SERVED, webhookArgs } from "../helpers/fixtures";
 
 const METHODS = ["configure", "check", "diff", "create", "read", "update", "delete"];
 
@@ -182,14 +175,24 @@ describe("the runtime bundle, as the dynamic-provider host loads it", () => {
   });
 });
 
-describe("the policy pack's type tokens, read from the registry", () => {
-  it("reads the Webhook as a webhook and both domain steps as steps, dynamic or the plugin's, nothing else", () => {
-    expect(WEBHOOK_TYPES).toEqual([SERVED.webhook, "service:index:Webhook"]);
-    expect([...DOMAIN_STEP_TYPES].sort()).toEqual([
-      SERVED.domainRegistration,
-      SERVED.domainVerification,
-      "service:index:DomainRegistration",
-      "service:index:DomainVerification",
-    ]);
+// Issue 41: a library is a guest in its user's process (test/helpers/changed-globals.ts).
+describe("the runtime bundle, a guest in the dynamic-provider host's process", () => {
+  it("the dynamic-provider host's calls into the runtime, a failing one included, change no global of its process", () => {
+    const inputs = JSON.stringify(webhookArgs({ channel: "a" }));
+    const changed = changedBy(
+      `
+      const runtime = require("@service/pulumi/runtime");
+      const provider = runtime.storedProvider("webhook", runtime.CONTRACT, "");
+      const config = { "service:token": "acme-hooks-token-0123456789", "service:baseUrl": "http://127.0.0.1:1" };
+      await provider.configure({ config: { get: (key) => config[key] } });
+      const { inputs } = await provider.check({}, ${inputs});
+      await provider.diff("id", inputs, { ...inputs, channel: "b" });
+      // Refused at once (nothing listens on port 1), and never retried past the budget of 0 s.
+      const failure = await provider.delete("8f0c6a2e-2b55-4d0c-9a43-0d6c9d1c2a10", inputs).then(() => undefined, (error) => error);
+      if (!(failure instanceof Error)) throw new Error("the delete was meant to fail");`,
+      { SERVICE_RETRY_BUDGET_SECONDS: "0", SERVICE_RATE_LIMIT: "0" },
+    );
+    expect(changed.loaded).toBe(true);
+    expect(changed.differences).toEqual([]);
   });
 });

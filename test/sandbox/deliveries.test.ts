@@ -110,3 +110,72 @@ describe("delivery items", () => {
     ).toEqual([1, 2]);
   });
 });
+
+describe("deliveries (spec 3.2)", () => {
+  it("delivers a signed snapshot with update_counter and the v2 omissions", async () => {
+    const hook = await world.api("POST", "/v2/webhooks", { body: hookBody({ channel: "orders" }) });
+    const { service_id: serviceId } = world.sandbox.upsertSession({
+      organization: "acme",
+      kind: "authentication",
+    });
+    await world.sandbox.deliveriesIdle();
+    const [delivery] = world.origin.received.filter((r) => r.method === "POST");
+    expect(delivery!.path).toBe("/service/events");
+    const expected = createHmac("sha256", SECRET).update(delivery!.body).digest("base64");
+    expect(delivery!.headers["service-signature"]).toBe(`SHA256:${expected}`);
+    const body = JSON.parse(delivery!.body);
+    expect(body).toMatchObject({ channel: "orders", item_count: 1, webhook_uuid: hook.json.webhook_uuid });
+    expect(body.items[0]).toMatchObject({ service_id: serviceId, update_counter: 1 });
+    expect(body.items[0].timestamp).toBeUndefined();
+    expect(body.items[0].status.flag_reason_id).toBeUndefined();
+    expect(body.items[0].status).toHaveProperty("retake");
+  });
+
+  it("delivers only to matching webhooks, and v1.4 webhooks keep the timestamp", async () => {
+    await world.api("POST", "/v1/webhooks", {
+      body: hookBody({ filters: [{ key: "activity.name", value: "fingerprint" }] }),
+    });
+    world.sandbox.upsertSession({ organization: "acme", kind: "authentication" });
+    world.sandbox.upsertSession({ organization: "acme", kind: "fingerprint" });
+    await world.sandbox.deliveriesIdle();
+    const posts = world.origin.received.filter((r) => r.method === "POST");
+    expect(posts).toHaveLength(1);
+    const item = JSON.parse(posts[0]!.body).items[0];
+    expect(item.activity.name).toBe("fingerprint");
+    expect(item.timestamp).toBeDefined();
+  });
+
+  it("retries a failed delivery at growing intervals until it succeeds", async () => {
+    await world.api("POST", "/v2/webhooks", { body: hookBody() });
+    world.origin.postAnswers.push(500, 503);
+    world.sandbox.upsertSession({ organization: "acme", kind: "authentication" });
+    await world.sandbox.deliveriesIdle();
+    clock.advance(999);
+    await world.sandbox.deliveriesIdle();
+    expect(world.sandbox.deliveries()).toHaveLength(1);
+    clock.advance(1);
+    await world.sandbox.deliveriesIdle();
+    clock.advance(2000);
+    await world.sandbox.deliveriesIdle();
+    expect(world.sandbox.deliveries().map((d) => [d.attempt, d.status])).toEqual([
+      [1, 500],
+      [2, 503],
+      [3, 200],
+    ]);
+  });
+
+  it("gives up once the maximum delivery time has passed", async () => {
+    await world.close();
+    world = await startWorld({ deliveryMaxSeconds: 3 }, { clock });
+    await registerDomain(world);
+    await world.api("POST", "/v2/webhooks", { body: hookBody() });
+    world.origin.postAnswers.push(500, 500, 500, 500);
+    world.sandbox.upsertSession({ organization: "acme", kind: "authentication" });
+    for (let i = 0; i < 5; i++) {
+      await world.sandbox.deliveriesIdle();
+      clock.advance(4000);
+    }
+    await world.sandbox.deliveriesIdle();
+    expect(world.sandbox.deliveries().map((d) => d.attempt)).toEqual([1, 2]);
+  });
+});

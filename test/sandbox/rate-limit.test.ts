@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock, type Sandbox, startSandbox } from "../../sandbox/index";
 import { SlidingWindowLimiter } from "../../sandbox/rate-limit";
 import { HOOKS_TOKEN, testSeed } from "../helpers/fixtures";
+import { useClockedWorld } from "../helpers/world";
 
 /**
  * Regression (issue 18, item 5): the rate limiter was keyed by the raw Authorization header, so spacing
@@ -49,5 +50,20 @@ describe("SlidingWindowLimiter", () => {
     time.advance(1000);
     limiter.take("last");
     expect(limiter.size).toBe(1);
+  });
+});
+
+describe("the sandbox's rate limit, as a caller meets it", () => {
+  const world = useClockedWorld();
+
+  it("answers 429 with Retry-After over the limit, and lets requests through again a second later", async () => {
+    await world.restart({ rateLimitPerSecond: 3 });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await world.current.api("GET", "/v1/health")).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const limited = await world.current.api("GET", "/v1/health");
+    expect(limited.headers.get("retry-after")).toBe("1");
+    world.clock.advance(1000);
+    expect((await world.current.api("GET", "/v1/health")).status).toBe(200);
   });
 });

@@ -422,3 +422,38 @@ describe("search", () => {
     }
   });
 });
+
+describe("sessions through the API", () => {
+  it("serves get, lookup and cursor search of sessions to their organization only", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      clock.advance(1000);
+      ids.push(
+        world.sandbox.upsertSession({
+          organization: "acme",
+          kind: "authentication",
+          item: { text_fields: { customer_item_id: `SKU-${i}` } },
+        }).service_id,
+      );
+    }
+    expect((await api("GET", `/v2/authentications/${ids[0]}`)).json.item.service_id).toBe(ids[0]);
+    expect((await api("GET", `/v2/authentications/${ids[0]}`, { token: OTHER_TOKEN })).status).toBe(403);
+    expect((await api("GET", "/v1/lookup/authentications/SKU-1")).json.item.service_id).toBe(ids[1]);
+    const v1 = await api("GET", `/v1/authentications/${ids[0]}`);
+    expect(v1.json.item.status.flag_reason_id).toBeUndefined();
+    const first = await api("POST", "/v1/search/authentications", { body: { limit: 2 } });
+    expect(first.json.item_count).toBe(2);
+    const second = await api("POST", "/v1/search/authentications", {
+      body: { limit: 2, cursor: first.json.next_cursor },
+    });
+    expect(second.json.next_cursor).toBeNull();
+    const canonical = await api("POST", "/v1/search/authentications", {
+      body: { filters: [{ key: "text_fields.customer_item_id", value: "sku 2" }], return: "service_ids" },
+    });
+    expect(canonical.json).toEqual({ service_id_count: 1, service_ids: [ids[2]], next_cursor: null });
+    const badKey = await api("POST", "/v1/search/authentications", {
+      body: { filters: [{ key: "nope", value: "x" }] },
+    });
+    expect(badKey.status).toBe(400);
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:sandbox-start`: how long `npm run sandbox` takes from the command to its greeting (the
  * base URL), npm's own start included, over five runs; the goal is under 2 s with a current build.
- * test/tools/sandbox-script-start.test.ts starts it the same way and checks what comes before the greeting.
+ * test/tools/build/build.test.ts starts it the same way and checks what comes before the greeting.
  */
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";

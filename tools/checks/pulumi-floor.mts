@@ -2,7 +2,7 @@
  * `npm run test:pulumi-floor [-- <version>...] [-- --outside-range]`: installs the packed package next to
  * the lowest @pulumi/pulumi that package.json's peer range allows and next to the newest published one
  * (npm's `latest` tag, resolved from the registry on each run and printed), or next to the versions given
- * (`latest` among them is resolved the same way), and runs test/provider/pulumi-floor.test.ts against
+ * (`latest` among them is resolved the same way), and runs test/tools/checks/pulumi-floor.test.ts against
  * each: type-check, closure serialization under setMocks, and the Webhook and Domain lifecycles through
  * that version's own dynamic-provider host.
  *
@@ -40,7 +40,7 @@ const described = (version: string) => {
 process.stdout.write(`peer range ${range}; testing @pulumi/pulumi ${versions.map(described).join(", ")}\n`);
 
 const vitest = join(root, "node_modules/vitest/vitest.mjs");
-const run = spawnSync(process.execPath, [vitest, "run", "test/provider/pulumi-floor.test.ts"], {
+const run = spawnSync(process.execPath, [vitest, "run", "test/tools/checks/pulumi-floor.test.ts"], {
   cwd: root,
   stdio: "inherit",
   env: {

@@ -1,7 +1,7 @@
 /**
  * `npm run schema`: writes schema.json, the provider plugin's Pulumi package schema, from the registry
  * (schema.ts). Run it after changing a resource's inputs, outputs, secrets or TSDoc; a unit test
- * (test/tools/schema.test.ts) fails until the file matches. `--check` only compares, and exits 1 on a difference.
+ * (test/schema.json.test.ts) fails until the file matches. `--check` only compares, and exits 1 on a difference.
  */
 import { compiledGenerator, root, writeGenerated } from "./generated-file.mts";
 

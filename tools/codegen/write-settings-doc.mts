@@ -1,7 +1,7 @@
 /**
  * `npm run docs:settings`: writes the settings table of docs/configuration.md from the settings table
  * (provider/settings/table.ts, through settings-doc.ts). Run it after changing a setting; a unit
- * test (test/docs/settings.test.ts) fails until the page matches. `--check` only compares, and exits 1
+ * test (test/docs/configuration.test.ts) fails until the page matches. `--check` only compares, and exits 1
  * on a difference.
  */
 import { readFileSync, writeFileSync } from "node:fs";

@@ -17,7 +17,7 @@ const helper = config.require("globalsHelper");
 /**
  * zod, found as the package finds it, from the project's node_modules. zod makes its shared settings the
  * first time any copy loads and fills in its defaults as its first schema is made, whoever does it
- * (test/provider/process-globals.test.ts): each snapshot is taken in a process that has made a zod
+ * (test/helpers/changed-globals.ts): each snapshot is taken in a process that has made a zod
  * schema, as a program or provider that uses zod has, so that a setting the package changed would show.
  */
 const zodFile = require.resolve("zod");

@@ -3,7 +3,7 @@
  * mechanism that works on Windows too, where a parent pid never changes. Here the plugin's parent is this
  * test, which stays; only the engine's process (the address the plugin was started with) is killed. A call
  * in flight then finishes, up to DRAIN_MS, and a create's attempt note stays for the next run. The parent
- * pid's watch is test/provider/process-lifetime.test.ts.
+ * pid's watch is test/plugin/index.test.ts.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -4,12 +4,14 @@ import { MAX_ACTIVE_WEBHOOKS } from "../../../contract/limits";
 import { FORM_FACTORS } from "../../../contract/webhooks/requests";
 import { UNKNOWN } from "../../../provider/lifecycle/unknowns";
 import { servicePolicies } from "../../../provider/policy/index";
+import { DOMAIN_STEP_TYPES, DOMAIN_TYPE, WEBHOOK_TYPES } from "../../../provider/policy/views";
 import {
   domain,
   type EngineResource,
   foreignResource,
   type PoliciesConfig,
   probeStacks,
+  recordRegistrations,
   runPolicies,
   runResourcePolicy,
   runStackPolicy,
@@ -18,6 +20,7 @@ import {
   webhook,
 } from "../../helpers/analyzer";
 import { OTHER_HOST, SECRET } from "../../helpers/fixtures";
+import { mockedPulumi, serviceOutputs, settled } from "../../helpers/mocks";
 
 const report = (stack: readonly EngineResource[], config?: PoliciesConfig) =>
   runPolicies(servicePolicies, stack, config);
@@ -132,6 +135,71 @@ describe("servicePolicies", () => {
     // Only what is known decides: in "filters-later" the secret key is known and sits in the channel.
     expect(await report(stack)).toEqual([
       expect.objectContaining({ policy: "service-webhook-secret-in-plain-text", urn: stack[4]!.urn }),
+    ]);
+  });
+});
+
+const { pulumi, service } = mockedPulumi({
+  outputs: serviceOutputs,
+  config: {
+    "quickstart:hostname": "hooks.quickstart.test",
+    "quickstart:webhookSecret": "quickstart-webhook-secret-0001",
+    "quickstart:filesDir": "tools/quickstart/.well-known-files",
+  },
+});
+const recorded = recordRegistrations();
+
+const byName = (resources: readonly EngineResource[], name: string) =>
+  resources.find((r) => r.name === name)!;
+
+describe("programs registered through the Node SDK, as the engine passes them to the policies", () => {
+  it("finds nothing wrong with the quickstart program", async () => {
+    // As Pulumi's nodejs runtime loads it: Node strips the types (Pulumi.yaml names this file).
+    const program = require("../../../tools/quickstart/index.mts") as Record<
+      string,
+      import("@pulumi/pulumi").Output<unknown>
+    >;
+    await settled(pulumi, [program.authenticationWebhook!, program.fingerprintWebhook!, program.domainUuid!]);
+    const stack = recorded();
+    // The program's resources are the dynamic ones; the policies read the plugin's tokens as well.
+    const read = [...WEBHOOK_TYPES, DOMAIN_TYPE, ...DOMAIN_STEP_TYPES];
+    expect(stack.map((r) => r.type)).toEqual(
+      expect.arrayContaining(read.filter((t) => t.startsWith("pulumi-nodejs:dynamic") || t === DOMAIN_TYPE)),
+    );
+    expect(await runPolicies(servicePolicies, stack)).toEqual([]);
+  });
+
+  it("sees `dependsOn: [domain]` as the component's children, and the domainName output as a dependency", async () => {
+    const domain = new service.Domain("shop", { domainName: "shop.acme.test", adopt: true });
+    const common = {
+      secretKey: pulumi.secret(SECRET),
+      filters: [{ key: "activity.name", value: "authentication" }],
+    };
+    const hooks = [
+      new service.Webhook(
+        "depends-on",
+        { ...common, endpoint: "https://shop.acme.test/events", channel: "a" },
+        { dependsOn: [domain] },
+      ),
+      new service.Webhook("via-output", {
+        ...common,
+        endpoint: pulumi.interpolate`https://${domain.domainName}/events`,
+        channel: "b",
+      }),
+      new service.Webhook("loose", { ...common, endpoint: "https://shop.acme.test/events", channel: "c" }),
+    ];
+    await settled(pulumi, [domain.domainUuid, ...hooks.map((h) => h.urn)]);
+    const stack = recorded();
+
+    // The Node SDK replaces a component in dependsOn by the custom resources under it; the component's
+    // own URN does not reach the engine.
+    const verification = byName(stack, "shop-verification");
+    expect(byName(stack, "depends-on").dependencies).toEqual([verification.urn]);
+    expect(byName(stack, "via-output").propertyDependencies).toEqual({ endpoint: [verification.urn] });
+
+    const found = await runPolicies(servicePolicies, stack);
+    expect(found.map((d) => [d.policy, d.urn])).toEqual([
+      ["service-webhook-depends-on-domain", byName(stack, "loose").urn],
     ]);
   });
 });
