@@ -77,7 +77,7 @@ export function stepOneImpact(
   const holds = mark?.record?.step === 1 ? mark.record.receiverHolds : undefined;
   const which = holds
     ? `${holdsList(holds)}, as SecretRotation ${codeSpan(mark!.name)} records them`
-    : `the secret webhook ${codeSpan(webhook)} signs with now and its new one (no SecretRotation names them: see docs/receiver.md)`;
+    : `the secret webhook ${codeSpan(webhook)} signs with now and its new one${mark ? "" : " (no SecretRotation names them: see docs/receiver.md)"}`;
   const impact = [
     `Rotation step one: before the merge, the receiver at ${endpointOf(after)} must hold ${which}. Drop the old secret in a later update (step two), once the old webhook's retries have stopped.`,
   ];

@@ -22,7 +22,9 @@ const rotation = step
 /** Gives the receiver on 127.0.0.1 the secrets it accepts; nothing is stored but what the inputs hold. */
 const receiverProvider = {
   async diff(_id, olds, news) {
-    return { changes: olds.url !== news.url || JSON.stringify(olds.secrets) !== JSON.stringify(news.secrets) };
+    return {
+      changes: olds.url !== news.url || JSON.stringify(olds.secrets) !== JSON.stringify(news.secrets),
+    };
   },
   async create(inputs) {
     await receiverProvider.send(inputs);
