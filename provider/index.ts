@@ -19,4 +19,6 @@ export {
   verificationCacheBehavior,
 } from "./publishers/s3";
 export * from "./receiver/index";
+export { SecretRotation, type SecretRotationArgs } from "./receiver/rotation";
+export type { RotationStep } from "./receiver/rotation-step";
 export { Webhook, type WebhookArgs, type WebhookFilter } from "./webhook/resource";

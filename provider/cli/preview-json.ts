@@ -17,6 +17,7 @@ import {
   type WebhookProps,
   webhookProps,
 } from "./objects";
+import { isRotation, type RotationMark, rotationMark } from "./review-rotation";
 import { parseUrn, stackLabel, type UrnParts } from "./urn";
 
 /** A step's old or new state, with the markers of a replace's order. */
@@ -84,6 +85,8 @@ export interface StackPreview {
   readonly steps: readonly ObjectStep[];
   /** False when the JSON was made without `--show-sames`, so unchanged resources are missing. */
   readonly samesKnown: boolean;
+  /** The SecretRotations the preview holds, but those it deletes (review-rotation.ts). */
+  readonly rotations: readonly RotationMark[];
   /** The stack config the preview shows (secrets as `[secret]`): `service:baseUrl`, whether `service:token` is set. */
   readonly config: Readonly<Record<string, unknown>>;
 }
@@ -122,6 +125,11 @@ export function readPreview(file: string, text: string): StackPreview {
     throw new CliFailure(`${file}: the preview holds resources of ${[...stacks].join(" and ")}: ${NEXT}.`);
   }
   const steps = parsed.flatMap(({ step, urn }) => (urn ? objectStep(step, urn) : []));
+  const rotations = parsed.flatMap(({ step, urn }) => {
+    const state = step.newState ?? step.oldState;
+    if (!urn || !isRotation(state?.type ?? urn.type)) return [];
+    return rotationMark(urn.name, step.op, state?.inputs) ?? [];
+  });
   const sames = preview.steps.filter((s) => s.op === "same").length;
   return {
     file,
@@ -129,6 +137,7 @@ export function readPreview(file: string, text: string): StackPreview {
     stack: first.stack,
     label: stackLabel(first),
     steps,
+    rotations,
     // Without --show-sames the JSON still counts unchanged resources in changeSummary, but lists only some.
     samesKnown: sames >= (preview.changeSummary?.same ?? 0),
     config: preview.config ?? {},

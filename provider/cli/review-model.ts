@@ -9,6 +9,7 @@ import { MAX_ACTIVE_WEBHOOKS } from "../../contract/limits";
 import { deliveryOf, endpointOf, sameDelivery, type WebhookView } from "./deliveries";
 import { type DomainProps, filterViews, type WebhookProps } from "./objects";
 import type { ChangeOp, ObjectStep, StackPreview } from "./preview-json";
+import { markImpact, NOT_A_ROTATION, type RotationReview, stepOneImpact } from "./review-rotation";
 import { codeSpan } from "./untrusted";
 
 /** An organization's active webhooks, as one listing read them. */
@@ -27,6 +28,11 @@ export interface ChangeReview {
   readonly replaceReasons: readonly string[];
   /** A replace's order: both deliver for a moment, or neither does. */
   readonly order: "create-before-delete" | "delete-before-replace" | undefined;
+  /**
+   * The step of a secret rotation a Webhook's change is at: 1 for a replace forced by `secretKey`; null
+   * for any other change, and for a Domain. A step two changes no Webhook: see StackReview.rotations.
+   */
+  readonly rotationStep: 1 | null;
   /** What it does to deliveries, in plain words, one sentence each. */
   readonly impact: readonly string[];
 }
@@ -37,6 +43,11 @@ export interface StackReview {
   readonly stack: string;
   readonly file: string;
   readonly changes: readonly ChangeReview[];
+  /**
+   * Each secret rotation of the change: the step one of a Webhook replaced because of `secretKey`, and
+   * each changed SecretRotation (a step two, above all), with what the receiver must hold before the merge.
+   */
+  readonly rotations: readonly RotationReview[];
   /** The unchanged Webhooks and Domains; null when the preview was made without `--show-sames`. */
   readonly unchanged: { readonly webhooks: number; readonly domains: number } | null;
 }
@@ -94,7 +105,14 @@ const OVERLAP = {
     "Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment, each signed with its own secret: the receiver needs both secrets and its update_counter guard.",
 };
 
-function webhookImpact(step: Extract<ObjectStep, { kind: "webhook" }>): string[] {
+/** A Webhook's step, and the SecretRotation that names it, if any. */
+type WebhookStep = Extract<ObjectStep, { kind: "webhook" }>;
+
+/** A replace forced by `secretKey`: a rotation's step one. */
+const rotates = (step: ObjectStep) =>
+  step.kind === "webhook" && step.op === "replace" && step.replaceReasons.includes("secretKey");
+
+function webhookImpact(step: WebhookStep, rotation: RotationReview | undefined): string[] {
   const before = view(step.before);
   const after = view(step.after);
   const stops = () => `${endpointOf(before)} stops receiving ${deliveryOf(before)}.`;
@@ -115,7 +133,7 @@ function webhookImpact(step: Extract<ObjectStep, { kind: "webhook" }>): string[]
       const order = step.deleteFirst
         ? `Gap: the old webhook is deleted first (deleteBeforeReplace), so ${endpointOf(before)} receives no ${deliveryOf(before)} until the new webhook is created.`
         : OVERLAP[newSecret ? "newSecret" : "sameSecret"];
-      return [...what, order];
+      return [...what, order, ...(rotation?.impact ?? [NOT_A_ROTATION])];
     }
   }
 }
@@ -142,7 +160,7 @@ function domainImpact(step: Extract<ObjectStep, { kind: "domain" }>): string[] {
   }
 }
 
-function changeOf(step: ObjectStep): ChangeReview {
+function changeOf(step: ObjectStep, rotation: RotationReview | undefined): ChangeReview {
   return {
     kind: step.kind,
     op: step.op as ChangeReview["op"],
@@ -150,7 +168,8 @@ function changeOf(step: ObjectStep): ChangeReview {
     replaceReasons: step.replaceReasons,
     order:
       step.op !== "replace" ? undefined : step.deleteFirst ? "delete-before-replace" : "create-before-delete",
-    impact: step.kind === "webhook" ? webhookImpact(step) : domainImpact(step),
+    rotationStep: rotation ? 1 : null,
+    impact: step.kind === "webhook" ? webhookImpact(step, rotation) : domainImpact(step),
   };
 }
 
@@ -162,10 +181,23 @@ function stackReview(preview: StackPreview): StackReview {
     .sort((a, b) => OP_ORDER[a.op] - OP_ORDER[b.op] || a.name.localeCompare(b.name));
   const same = (kind: ObjectStep["kind"]) =>
     preview.steps.filter((s) => s.op === "same" && s.kind === kind).length;
+  const marks = new Map(preview.rotations.flatMap((m) => (m.record ? [[m.record.webhook, m] as const] : [])));
+  const stepOnes = new Map(
+    changed
+      .filter(rotates)
+      .map((s) => [
+        s.name,
+        stepOneImpact(s.name, view(s.after as WebhookProps), marks.get(s.name), s.deleteFirst),
+      ]),
+  );
+  const others = preview.rotations
+    .filter((m) => m.changed && !(m.record && stepOnes.has(m.record.webhook)))
+    .map(markImpact);
   return {
     stack: preview.label,
     file: preview.file,
-    changes: changed.map(changeOf),
+    changes: changed.map((s) => changeOf(s, s.kind === "webhook" ? stepOnes.get(s.name) : undefined)),
+    rotations: [...stepOnes.values(), ...others],
     unchanged: preview.samesKnown ? { webhooks: same("webhook"), domains: same("domain") } : null,
   };
 }
@@ -274,11 +306,21 @@ export function reviewOf(
       if (part) part.push(step);
       else parts.set(organization, [step]);
     }
+    // A rotation goes with its Webhook's organization; one whose Webhook is not in the preview, with the stack's.
+    const rotationsOf = (organization: string, steps: readonly ObjectStep[]) =>
+      preview.rotations.filter((mark) => {
+        const webhook = mark.record?.webhook;
+        const named = steps.some((s) => s.kind === "webhook" && s.name === webhook);
+        const anywhere = preview.steps.some((s) => s.kind === "webhook" && s.name === webhook);
+        return named || (!anywhere && organization === fallback);
+      });
     for (const [organization, steps] of parts) {
-      if (steps.length === 0 && parts.size > 1) continue;
+      const rotations = rotationsOf(organization, steps);
+      if (steps.length === 0 && rotations.length === 0 && parts.size > 1) continue;
+      const part = { ...preview, steps, rotations };
       const group = groups.get(organization);
-      if (group) group.push({ ...preview, steps });
-      else groups.set(organization, [{ ...preview, steps }]);
+      if (group) group.push(part);
+      else groups.set(organization, [part]);
     }
   }
   return {

@@ -62,7 +62,14 @@ function changeLines(change: ChangeReview, lines: string[]): void {
 function stackLines(stack: StackReview, lines: string[]): void {
   lines.push(`### ${codeSpan(stack.stack)}`, "");
   for (const change of stack.changes) changeLines(change, lines);
-  if (stack.changes.length === 0) lines.push("- No Webhook or Domain changes.");
+  // A step one is told on its Webhook's replace; the other rotations (a step two) change no Webhook.
+  const onChanges = new Set(stack.changes.filter((c) => c.rotationStep !== null).map((c) => c.name));
+  const apart = stack.rotations.filter((r) => r.webhook === null || !onChanges.has(r.webhook));
+  for (const rotation of apart) {
+    lines.push(`- **Rotation** ${codeSpan(rotation.rotation ?? rotation.webhook ?? "")}`);
+    for (const line of rotation.impact) lines.push(`  - ${line}`);
+  }
+  if (stack.changes.length === 0 && apart.length === 0) lines.push("- No Webhook or Domain changes.");
   lines.push(
     stack.unchanged
       ? `- Unchanged: ${plural(stack.unchanged.webhooks, "Webhook")}, ${plural(stack.unchanged.domains, "Domain")}.`

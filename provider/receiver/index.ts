@@ -12,4 +12,5 @@ export {
   UpdateCounterGuard,
 } from "./ordering";
 export { type ReceiveResult, type ReceiverFailure, type ReceiverOptions, receiveDelivery } from "./receive";
+export { secretFingerprint } from "./secrets";
 export { type SignatureCheck, verifySignature } from "./signature";

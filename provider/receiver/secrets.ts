@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { VERSION_TRAITS } from "../../contract/versions";
 import { ConfigurationError } from "../errors/base";
 
@@ -39,4 +40,27 @@ export function checkSecrets(secrets: unknown, caller: string): asserts secrets 
     const problem = secretProblem(secret);
     if (problem) throw new ConfigurationError(`${caller}: secrets[${i}] ${problem}; ${RULE}.`);
   });
+}
+
+/** How many hex digits of a secret's SHA-256 its fingerprint keeps: enough to tell a few secrets apart. */
+const FINGERPRINT_DIGITS = 8;
+
+/** The shape of every fingerprint `secretFingerprint` gives, and the only one review prints. */
+export const FINGERPRINT_PATTERN = new RegExp(`^sha256:[0-9a-f]{${FINGERPRINT_DIGITS}}$`);
+
+/**
+ * A name for a secret that can be logged, compared and printed without revealing it: `sha256:` and the
+ * first 8 hex digits of the secret's SHA-256. The rotation helper (`SecretRotation`) records the
+ * fingerprints of the secrets a receiver must hold, and `service-pulumi review` prints them, so that a
+ * receiver can log `secretFingerprint(secrets[delivery.secretIndex])` and be compared with them.
+ *
+ * @example
+ * ```ts
+ * import { secretFingerprint } from "@service/pulumi/receiver";
+ *
+ * console.log(secretFingerprint(process.env.WEBHOOK_SECRET!)); // sha256:1f2e3d4c
+ * ```
+ */
+export function secretFingerprint(secret: string): string {
+  return `sha256:${createHash("sha256").update(secret).digest("hex").slice(0, FINGERPRINT_DIGITS)}`;
 }

@@ -21,6 +21,9 @@ const OVERLAP =
   "  - Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment: the receiver may see a delivery twice (deduplicate by update_counter).";
 const OVERLAP_NEW_SECRET =
   "  - Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment, each signed with its own secret: the receiver needs both secrets and its update_counter guard.";
+/** The review's line for a replace whose secret stays the same. */
+const NOT_A_ROTATION =
+  "  - Not a rotation: the secret stays the same, so the receiver needs no other secret.";
 const FROM_STACKS =
   "Counted from the stacks in this report; webhooks they do not hold are not counted (add --live to list them).";
 
@@ -90,14 +93,17 @@ describeUnderEngine("service-pulumi review under the real engine, from a packed 
       `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`c1\`.`,
       `  - \`${HOOK}\` starts receiving \`authentication\` records on channel \`c2\`.`,
       `  - Gap: the old webhook is deleted first (deleteBeforeReplace), so \`${HOOK}\` receives no \`authentication\` records on channel \`c1\` until the new webhook is created.`,
+      NOT_A_ROTATION,
       "- **Replace** Webhook `orders`, forced by `channel` (create-before-delete)",
       `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`orders\`.`,
       `  - \`${HOOK}\` starts receiving \`authentication\` records on channel \`orders-v2\`.`,
       OVERLAP,
+      NOT_A_ROTATION,
       "- **Replace** Webhook `prints`, forced by `filters` (create-before-delete)",
       `  - \`${HOOK}\` stops receiving \`fingerprint\` records on channel \`prints\`.`,
       `  - \`${HOOK}\` starts receiving \`fingerprint\` records of form factor \`lightbox\` on channel \`prints\`.`,
       OVERLAP,
+      NOT_A_ROTATION,
       "- **Delete** Webhook `gone`",
       `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`gone\`.`,
       "- **Create** Webhook `added`",
@@ -171,6 +177,7 @@ describeUnderEngine("service-pulumi review under the real engine, from a packed 
       "- **Replace** Webhook `orders`, forced by `secretKey` (create-before-delete)",
       `  - \`https://${first}/service/events\` keeps receiving \`authentication\` records on channel \`orders\`, signed with the new secret.`,
       OVERLAP_NEW_SECRET,
+      `  - Rotation step one: before the merge, the receiver at \`https://${first}/service/events\` must hold the secret webhook \`orders\` signs with now and its new one (no SecretRotation names them: see docs/receiver.md). Drop the old secret in a later update (step two), once the old webhook's retries have stopped.`,
       "- Unchanged: 0 Webhooks, 1 Domain.",
       "",
     ]);
@@ -192,6 +199,7 @@ describeUnderEngine("service-pulumi review under the real engine, from a packed 
       `  - \`https://${first}/service/events\` stops receiving \`authentication\` records on channel \`orders\`.`,
       `  - \`https://${EXAMPLES_HOST}/service/events\` starts receiving \`authentication\` records on channel \`orders\`.`,
       OVERLAP,
+      NOT_A_ROTATION,
       "- Unchanged: 0 Webhooks, 0 Domains.",
       "",
     ]);
@@ -218,6 +226,7 @@ describeUnderEngine("service-pulumi review under the real engine, from a packed 
       `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`channel-3\`.`,
       `  - \`${HOOK}\` starts receiving \`authentication\` records on channel \`channel-3-v2\`.`,
       `  - Gap: the old webhook is deleted first (deleteBeforeReplace), so \`${HOOK}\` receives no \`authentication\` records on channel \`channel-3\` until the new webhook is created.`,
+      NOT_A_ROTATION,
       "- Unchanged: 9 Webhooks, 0 Domains.",
       "",
     ];

@@ -35,11 +35,18 @@ export function virtualenv(): string {
 }
 
 /** Makes the bench's copy `dir` of the program run in the virtualenv, on this repository's plugin. */
-export function preparePythonFleet(dir: string): void {
+export const preparePythonFleet = (dir: string): void =>
+  preparePythonProgram(dir, "service-bench-python-fleet");
+
+/**
+ * Writes the Pulumi.yaml of project `name` in `dir`: a Python program that runs in the virtualenv, on
+ * this repository's plugin. The changes bench (changes.mts) runs its Python program so too.
+ */
+export function preparePythonProgram(dir: string, name: string): void {
   writeFileSync(
     join(dir, "Pulumi.yaml"),
     [
-      "name: service-bench-python-fleet",
+      `name: ${name}`,
       "runtime:",
       "  name: python",
       "  options:",

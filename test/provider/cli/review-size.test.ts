@@ -95,8 +95,10 @@ const stack = (label: string, changes: number): StackReview => ({
     name: `${label}-${i}`,
     replaceReasons: [],
     order: undefined,
+    rotationStep: null,
     impact: [`\`https://hooks.acme.test/${i}\` starts receiving all records on channel \`${i}\`.`],
   })),
+  rotations: [],
   unchanged: { webhooks: 1, domains: 0 },
 });
 

@@ -3,120 +3,36 @@
  * runs it on the real engine's): each change and its delivery impact, line by line; the quota; what is
  * said when the JSON has no unchanged resources; one line per bad input; and never a secret.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { webhook as webhookDeclaration } from "../../../provider/registry";
 import { runCli } from "../../helpers/cli-io";
 import { HOOKS_TOKEN, OTHER_TOKEN, HOST as STAGE_HOST } from "../../helpers/fixtures";
+import {
+  create,
+  dir,
+  HOOK,
+  hookState,
+  PLANTED,
+  previewFile,
+  remove,
+  replace,
+  same,
+  stackStep,
+  urnOf,
+  uuid,
+  WEBHOOK_TYPE,
+} from "../../helpers/preview-steps";
 import { type Stage, startStage } from "../../helpers/stage";
 
-const dir = mkdtempSync(join(tmpdir(), "cli-review-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const PLANTED = "whsec-planted-in-preview-9f8e7d";
 const HOST = STAGE_HOST;
-const HOOK = `https://${HOST}/service/events`;
-const WEBHOOK_TYPE = webhookDeclaration.token;
 /** The review's line for a replace that creates first, with the same secret and with a new one. */
 const SAME_SECRET =
   "  - Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment: the receiver may see a delivery twice (deduplicate by update_counter).";
 const NEW_SECRET =
   "  - Overlap: the new webhook is created before the old one is deleted, so both deliver for a moment, each signed with its own secret: the receiver needs both secrets and its update_counter guard.";
-
-interface Hook {
-  readonly uuid?: string;
-  readonly endpoint?: string;
-  readonly channel?: string;
-  readonly filters?: { key: string; value?: string; values?: string[] }[];
-}
-
-const urnOf = (stack: string, type: string, name: string, project = "infra") =>
-  `urn:pulumi:${stack}::${project}::${type}::${name}`;
-
-const hookState = (
-  stack: string,
-  name: string,
-  hook: Hook,
-  extra: Record<string, unknown> = {},
-  type = WEBHOOK_TYPE,
-) => ({
-  urn: urnOf(stack, type, name),
-  type,
-  custom: true,
-  ...extra,
-  inputs: {
-    endpoint: hook.endpoint ?? HOOK,
-    channel: hook.channel ?? name,
-    filters: hook.filters ?? [{ key: "activity.name", value: "authentication" }],
-    // What the engine masks; a plain value here shows that review never reads the member.
-    secretKey: PLANTED,
-  },
-  outputs: hook.uuid
-    ? {
-        webhookUuid: hook.uuid,
-        owner: { organization: "acme", username: "acme-alice" },
-        secretKeyHash: PLANTED,
-      }
-    : {},
-});
-
-type Step = Record<string, unknown>;
-const same = (stack: string, name: string, hook: Hook): Step => ({
-  op: "same",
-  urn: urnOf(stack, WEBHOOK_TYPE, name),
-  oldState: hookState(stack, name, hook),
-  newState: hookState(stack, name, hook),
-});
-const replace = (
-  stack: string,
-  name: string,
-  from: Hook,
-  to: Hook,
-  reasons: string[],
-  deleteFirst = false,
-): Step => ({
-  op: "replace",
-  urn: urnOf(stack, WEBHOOK_TYPE, name),
-  oldState: hookState(stack, name, from, deleteFirst ? { pendingReplacement: true } : { delete: true }),
-  newState: hookState(stack, name, to),
-  replaceReasons: reasons,
-});
-const create = (stack: string, name: string, hook: Hook): Step => ({
-  op: "create",
-  urn: urnOf(stack, WEBHOOK_TYPE, name),
-  newState: hookState(stack, name, hook),
-});
-const remove = (stack: string, name: string, hook: Hook): Step => ({
-  op: "delete",
-  urn: urnOf(stack, WEBHOOK_TYPE, name),
-  oldState: hookState(stack, name, hook),
-});
-const stackStep = (stack: string): Step => ({
-  op: "same",
-  urn: urnOf(stack, "pulumi:pulumi:Stack", `infra-${stack}`),
-});
-
-function previewFile(name: string, steps: Step[], options: { sames?: boolean } = {}): string {
-  const shown =
-    options.sames === false ? steps.filter((s) => s.op !== "same" || String(s.urn).includes("Stack")) : steps;
-  const summary: Record<string, number> = {};
-  for (const step of steps) summary[step.op as string] = (summary[step.op as string] ?? 0) + 1;
-  const path = join(dir, name);
-  writeFileSync(
-    path,
-    JSON.stringify({
-      config: { "service:token": "[secret]" },
-      steps: shown,
-      duration: 1,
-      changeSummary: summary,
-    }),
-  );
-  return path;
-}
-
-const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
+const NOT_A_ROTATION =
+  "  - Not a rotation: the secret stays the same, so the receiver needs no other secret.";
 
 describe("service-pulumi review", () => {
   it("lists each change with its delivery impact, and the quota after it", async () => {
@@ -173,19 +89,23 @@ describe("service-pulumi review", () => {
       `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`careful\`.`,
       `  - \`${HOOK}\` starts receiving \`authentication\` records on channel \`careful-v2\`.`,
       `  - Gap: the old webhook is deleted first (deleteBeforeReplace), so \`${HOOK}\` receives no \`authentication\` records on channel \`careful\` until the new webhook is created.`,
+      NOT_A_ROTATION,
       "- **Replace** Domain `hooks`, forced by `domainName` (create-before-delete)",
       "  - `other.acme.test` is registered before `hooks.acme.test` is deactivated; webhooks on `https://hooks.acme.test/` must move first (the service refuses to deactivate a domain an active webhook targets).",
       "- **Replace** Webhook `narrowed`, forced by `filters` (create-before-delete)",
       `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`narrowed\`.`,
       `  - \`${HOOK}\` starts receiving \`authentication\` records of form factors \`lightbox\` or \`microscopic\` and user \`acme-bob\` on channel \`narrowed\`.`,
       SAME_SECRET,
+      NOT_A_ROTATION,
       "- **Replace** Webhook `orders`, forced by `channel` (create-before-delete)",
       `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`orders\`.`,
       `  - \`${HOOK}\` starts receiving \`authentication\` records on channel \`orders-v2\`.`,
       SAME_SECRET,
+      NOT_A_ROTATION,
       "- **Replace** Webhook `rotated`, forced by `secretKey` (create-before-delete)",
       `  - \`${HOOK}\` keeps receiving \`authentication\` records on channel \`rotated\`, signed with the new secret.`,
       NEW_SECRET,
+      `  - Rotation step one: before the merge, the receiver at \`${HOOK}\` must hold the secret webhook \`rotated\` signs with now and its new one (no SecretRotation names them: see docs/receiver.md). Drop the old secret in a later update (step two), once the old webhook's retries have stopped.`,
       "- **Delete** Webhook `gone`",
       `  - \`${HOOK}\` stops receiving \`authentication\` records on channel \`gone\`.`,
       "- **Create** Webhook `added`",
