@@ -6,7 +6,7 @@ import type { ApiVersion } from "../../contract/versions";
 import { rememberSecret } from "../context/process";
 import { type AdviceContext, adviceFor, type SettingAdvice } from "../errors/advice";
 import { ConfigurationError } from "../errors/base";
-import { resolve, type Settings, settingOrDefault, settingText } from "../settings/resolve";
+import { resolve, settingOrDefault, settingText } from "../settings/resolve";
 import { schemaOf } from "../settings/schema-kit";
 import {
   type ClientSettingName,
@@ -17,6 +17,7 @@ import {
   type SettingName,
   type SettingTable,
 } from "../settings/table";
+import type { Settings } from "../settings/value";
 import type { RateLimiter } from "./limiter";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 
@@ -206,7 +207,9 @@ function parseOptionSettings(options: ClientOptions, settings: Settings) {
 export function settingProblem(
   options: ClientOptions,
   settings: Settings,
-): { readonly setting: SettingName; readonly rule: string } | undefined {
+  // The setting's name is typed loosely, so that the public declarations never reach the settings
+  // table's schemas.
+): { readonly setting: string; readonly rule: string } | undefined {
   const parsed = parseOptionSettings(options, settings);
   const tokenGiven = credentialsOf(options, settings).token !== undefined;
   const issue = parsed.error?.issues.find((i) => tokenGiven || i.path[0] !== SETTINGS.token.option.label);

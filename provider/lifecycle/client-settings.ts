@@ -9,7 +9,7 @@ import {
 } from "../client/config";
 import { contextKey, processContext } from "../context/process";
 import { type Settings, settingText, withConnection } from "../settings/resolve";
-import { SETTING_ROWS, SETTINGS, type Setting, stackKey } from "../settings/table";
+import { SETTING_ROWS, SETTINGS, type Setting, type SettingName, stackKey } from "../settings/table";
 import { type CheckFailure, splitRule } from "./check";
 import type { ResourceProps } from "./methods";
 import { configuredSettings } from "./stack-config";
@@ -100,9 +100,10 @@ export const resolvedSettings: (request: ClientRequest, settings?: Settings) => 
 function settingsFailure(request: ClientRequest, settings: Settings): string | undefined {
   const problem = settingProblem(clientOptions(request, settings), resourceSettings(request, settings));
   if (!problem) return undefined;
-  const setting: Setting = SETTINGS[problem.setting];
+  const name = problem.setting as SettingName;
+  const setting: Setting = SETTINGS[name];
   const config = setting.config === undefined ? undefined : stackKey(setting.config);
-  const fromStack = config !== undefined && settings.stack[problem.setting] !== undefined;
+  const fromStack = config !== undefined && settings.stack[name] !== undefined;
   const { words: rule, fix } = splitRule(problem.rule);
   if (fromStack) {
     const set = `\`pulumi config set ${config} ${setting.placeholder ?? "<value>"}\``;

@@ -7,6 +7,9 @@
  */
 import { spellProperty } from "../context/program-language";
 import { SETTING_ROWS, SETTINGS, type Setting, type SettingName, stackKey, textOf } from "./table";
+import type { Settings, SettingTexts } from "./value";
+
+export type { Settings };
 
 /** Environment variables by name, as `process.env` holds them. */
 type Environment = Readonly<Record<string, string | undefined>>;
@@ -21,34 +24,11 @@ export interface ConfigSource {
   get(key: string): unknown;
 }
 
-/**
- * Settings as text, by setting name: a string as given, a number in its decimal spelling, an object in
- * JSON. An empty value counts as unset and is left out.
- */
-type SettingTexts = { readonly [K in SettingName]?: string };
-
 /** Where a setting's value came from, first to last in precedence. */
 type SettingSource = "connection" | "stack" | "env";
 
 /** The order in which the places that can set a setting go ahead of each other. */
 const PRECEDENCE: readonly SettingSource[] = ["connection", "stack", "env"];
-
-/** Every setting as each place gives it, and what to tell the user about how the stack spelled them. */
-export interface Settings {
-  /** What a resource's `connection` sets (its token and base URL). */
-  readonly connection: SettingTexts;
-  /** What the stack's configuration (or the provider plugin's arguments) sets, secrets readable. */
-  readonly stack: SettingTexts;
-  /** What the SERVICE_* environment variables set. */
-  readonly env: SettingTexts;
-  /** One warning per setting the stack gave in an old spelling, for the caller to show. */
-  readonly warnings: readonly string[];
-  /**
-   * Pulumi's own home folder (PULUMI_HOME; undefined for its default, `~/.pulumi`), under which a create
-   * notes its attempts for the next process. Not a setting of this package: Pulumi's, read with them.
-   */
-  readonly pulumiHome: string | undefined;
-}
 
 /** What `resolve` reads: each place that can set a setting; the environment is the process's if left out. */
 export interface SettingPlaces {

@@ -1,0 +1,28 @@
+/**
+ * The type of the settings value `resolve` returns (resolve.ts). Apart from it, and typed by plain strings,
+ * so that the client's public declarations, which take the value, never reach the settings table's zod
+ * schemas (a consumer's compiler would then have to read zod's declarations).
+ */
+
+/**
+ * Settings as text, by setting name (settings/table.ts): a string as given, a number in its decimal
+ * spelling, an object in JSON. An empty value counts as unset and is left out.
+ */
+export type SettingTexts = { readonly [name: string]: string | undefined };
+
+/** Every setting as each place gives it, and what to tell the user about how the stack spelled them. */
+export interface Settings {
+  /** What a resource's `connection` sets (its token and base URL). */
+  readonly connection: SettingTexts;
+  /** What the stack's configuration (or the provider plugin's arguments) sets, secrets readable. */
+  readonly stack: SettingTexts;
+  /** What the SERVICE_* environment variables set. */
+  readonly env: SettingTexts;
+  /** One warning per setting the stack gave in an old spelling, for the caller to show. */
+  readonly warnings: readonly string[];
+  /**
+   * Pulumi's own home folder (PULUMI_HOME; undefined for its default, `~/.pulumi`), under which a create
+   * notes its attempts for the next process. Not a setting of this package: Pulumi's, read with them.
+   */
+  readonly pulumiHome: string | undefined;
+}
