@@ -15,7 +15,7 @@ import { configureFromStack } from "./lifecycle/stack-config";
 import * as registry from "./registry";
 import { CONTRACT, contractNeededMessage } from "./resource-kit/contract";
 import type { DeclaredResource } from "./resource-kit/declaration";
-import type { ConfigSource } from "./settings/resolve";
+import type { ConfigSource } from "./settings/value";
 
 // Before anything else: on an old Node the failure below is the only one the user should see. The
 // imports of this module are plain JavaScript that loads on any Node; lifecycles load their modules

@@ -8,7 +8,8 @@ import type { Domain } from "../../contract/domains/types";
 import type { Webhook } from "../../contract/webhooks/types";
 import type { ServiceClient } from "../client/client";
 import { credentialKey } from "../lifecycle/clients";
-import { resolve as resolveSettings, type Settings } from "../settings/resolve";
+import { resolve as resolveSettings } from "../settings/resolve";
+import type { Settings } from "../settings/value";
 import { parseCommand } from "./args";
 import {
   type AuditedDomain,

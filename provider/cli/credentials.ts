@@ -10,7 +10,8 @@ import { ServiceClient } from "../client/client";
 import { credentialsOf, withSettings } from "../client/config";
 import { rememberSecret } from "../context/process";
 import { STACK_KEYS } from "../lifecycle/stack-config";
-import { resolve, type Settings } from "../settings/resolve";
+import { resolve } from "../settings/resolve";
+import type { Settings } from "../settings/value";
 import { CliFailure } from "./failure";
 
 /** What the command line says about credentials, with the settings of the command's environment. */

@@ -6,7 +6,8 @@
  */
 import { createInterface } from "node:readline/promises";
 import { redact } from "../context/process";
-import { resolve, type Settings } from "../settings/resolve";
+import { resolve } from "../settings/resolve";
+import type { Settings } from "../settings/value";
 import { runAudit } from "./audit";
 import { CliFailure, EXIT } from "./failure";
 import type { CommandIo } from "./io";

@@ -7,7 +7,8 @@ import { resolve } from "node:path";
 import { credentialsOf } from "../client/config";
 import { redact } from "../context/process";
 import { credentialKey } from "../lifecycle/clients";
-import { resolve as resolveSettings, type Settings } from "../settings/resolve";
+import { resolve as resolveSettings } from "../settings/resolve";
+import type { Settings } from "../settings/value";
 import { parseCommand } from "./args";
 import {
   BASE_URL_KEY,

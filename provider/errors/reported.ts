@@ -15,8 +15,8 @@
  * reaches the engine by either path (the engine hides the provider plugin's own stderr).
  */
 import { redact } from "../context/process";
-import type { Settings } from "../settings/resolve";
 import { SETTINGS } from "../settings/table";
+import type { Settings } from "../settings/value";
 import { ServiceError } from "./base";
 
 /**

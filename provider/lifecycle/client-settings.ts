@@ -8,8 +8,9 @@ import {
   withSettings,
 } from "../client/config";
 import { contextKey, processContext } from "../context/process";
-import { type Settings, settingText, withConnection } from "../settings/resolve";
+import { settingText, withConnection } from "../settings/resolve";
 import { SETTING_ROWS, SETTINGS, type Setting, type SettingName, stackKey } from "../settings/table";
+import type { Settings } from "../settings/value";
 import { type CheckFailure, splitRule } from "./check";
 import type { ResourceProps } from "./methods";
 import { configuredSettings } from "./stack-config";

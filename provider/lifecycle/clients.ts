@@ -1,8 +1,9 @@
 import { ServiceClient } from "../client/client";
 import { ConfigurationError } from "../errors/base";
-import { type Settings, settingText } from "../settings/resolve";
+import { settingText } from "../settings/resolve";
 import { schemaOf } from "../settings/schema-kit";
 import { SETTINGS, stackKey } from "../settings/table";
+import type { Settings } from "../settings/value";
 import { type ClientRequest, perSettings } from "./client-settings";
 import { configuredSettings } from "./stack-config";
 

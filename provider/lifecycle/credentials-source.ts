@@ -5,8 +5,9 @@
  * environment, the base URL) and can tell whether it was meant.
  */
 import type { ConnectionInput } from "../../contract/common-types";
-import { type Settings, settingOrDefault, withConnection } from "../settings/resolve";
+import { settingOrDefault, withConnection } from "../settings/resolve";
 import { CONFIG_NAMESPACE, SETTINGS } from "../settings/table";
+import type { Settings } from "../settings/value";
 import { configuredSettings } from "./stack-config";
 
 /** The base URL without what a reviewer must not read: user name, password, query and fragment. */

@@ -7,7 +7,8 @@
  */
 import type { FilterInput } from "../../contract/webhooks/requests";
 import { canonicalFilters } from "../../contract/webhooks/requests";
-import { type Settings, settingOrDefault } from "../settings/resolve";
+import { settingOrDefault } from "../settings/resolve";
+import type { Settings } from "../settings/value";
 import { secretMatches } from "./secret-hash";
 import { configuredSettings } from "./stack-config";
 import { containsUnknown } from "./unknowns";

@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { DEFAULT_BASE_URL } from "../../contract/default-base-url";
 import { credentialsOf } from "../client/config";
 import { contextKey, processContext } from "../context/process";
-import type { Settings } from "../settings/resolve";
+import type { Settings } from "../settings/value";
 import { hashSecret } from "./secret-hash";
 import { configuredSettings } from "./stack-config";
 

@@ -1,6 +1,7 @@
 import { contextKey, processContext, rememberSecret } from "../context/process";
-import { type ConfigSource, resolve, type Settings } from "../settings/resolve";
+import { resolve } from "../settings/resolve";
 import { type ConfigSettingName, SETTING_ROWS, stackKey } from "../settings/table";
+import type { ConfigSource, Settings } from "../settings/value";
 
 /**
  * The namespaced stack config key of each setting stack config can set (`STACK_KEYS.token` is

@@ -7,7 +7,7 @@
 import { PLUGIN_PACKAGE } from "../../contract/pulumi-package";
 import { rememberSecret } from "../context/process";
 import { configureFromStack } from "../lifecycle/stack-config";
-import type { ConfigSource } from "../settings/resolve";
+import type { ConfigSource } from "../settings/value";
 import type { WarnOnResource } from "./engine-log";
 import { revealSecrets } from "./secrets";
 import type { ConfigureRequest } from "./server-hooks";

@@ -7,22 +7,10 @@
  */
 import { spellProperty } from "../context/program-language";
 import { SETTING_ROWS, SETTINGS, type Setting, type SettingName, stackKey, textOf } from "./table";
-import type { Settings, SettingTexts } from "./value";
-
-export type { Settings };
+import type { ConfigSource, Settings, SettingTexts } from "./value";
 
 /** Environment variables by name, as `process.env` holds them. */
 type Environment = Readonly<Record<string, string | undefined>>;
-
-/** Anything that answers `get(key)`: the engine's ConfigureRequest config, or a test's map. */
-export interface ConfigSource {
-  /**
-   * The value of a namespaced key such as `service:token`, or undefined when the stack does not set it:
-   * text as stack config and the dynamic-provider host give every value, or the number or object a
-   * provider resource's typed argument is.
-   */
-  get(key: string): unknown;
-}
 
 /** Where a setting's value came from, first to last in precedence. */
 type SettingSource = "connection" | "stack" | "env";

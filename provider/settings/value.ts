@@ -1,5 +1,5 @@
 /**
- * The type of the settings value `resolve` returns (resolve.ts). Apart from it, and typed by plain strings,
+ * The types of the settings value `resolve` returns (resolve.ts) and of the stack config it reads. Apart from it, and typed by plain strings,
  * so that the client's public declarations, which take the value, never reach the settings table's zod
  * schemas (a consumer's compiler would then have to read zod's declarations).
  */
@@ -25,4 +25,14 @@ export interface Settings {
    * notes its attempts for the next process. Not a setting of this package: Pulumi's, read with them.
    */
   readonly pulumiHome: string | undefined;
+}
+
+/** Anything that answers `get(key)`: the engine's ConfigureRequest config, or a test's map. */
+export interface ConfigSource {
+  /**
+   * The value of a namespaced key such as `service:token`, or undefined when the stack does not set it:
+   * text as stack config and the dynamic-provider host give every value, or the number or object a
+   * provider resource's typed argument is.
+   */
+  get(key: string): unknown;
 }
