@@ -11,10 +11,11 @@ import { assertSupportedNode } from "./context/node-version";
 import { setProgramLanguage } from "./context/program-language";
 import { withoutTrace } from "./errors/reported";
 import type { ResourceProps } from "./lifecycle/methods";
-import { type ConfigSource, configureFromStack } from "./lifecycle/stack-config";
+import { configureFromStack } from "./lifecycle/stack-config";
 import * as registry from "./registry";
 import { CONTRACT, contractNeededMessage } from "./resource-kit/contract";
 import type { DeclaredResource } from "./resource-kit/declaration";
+import type { ConfigSource } from "./settings/value";
 
 // Before anything else: on an old Node the failure below is the only one the user should see. The
 // imports of this module are plain JavaScript that loads on any Node; lifecycles load their modules

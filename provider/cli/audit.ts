@@ -9,6 +9,8 @@ import type { Domain } from "../../contract/domains/types";
 import type { Webhook } from "../../contract/webhooks/types";
 import type { ServiceClient } from "../client/client";
 import { credentialKey } from "../lifecycle/clients";
+import { resolve as resolveSettings } from "../settings/resolve";
+import type { Settings } from "../settings/value";
 import { parseCommand } from "./args";
 import {
   type AuditedDomain,
@@ -423,7 +425,11 @@ function writeImportFile(
 }
 
 /** Runs audit with `argv` (the arguments after `audit`); resolves to the exit code. */
-export async function runAudit(argv: readonly string[], io: CommandIo): Promise<number> {
+export async function runAudit(
+  argv: readonly string[],
+  io: CommandIo,
+  settings: Settings = resolveSettings({}),
+): Promise<number> {
   const { values, help } = parseCommand(auditCommand, argv);
   if (help) {
     io.stdout(auditCommand.help);
@@ -458,7 +464,7 @@ export async function runAudit(argv: readonly string[], io: CommandIo): Promise<
     );
   }
   // Registered as secrets before any file is read, child process run or request sent.
-  const flags = credentialFlags(values);
+  const flags = credentialFlags(values, settings);
   const stacks = await loadStacks(values, io, flags);
   const reached = await reachOrganizations(stacks, io);
   const states = stacks.map((s) => s.state);

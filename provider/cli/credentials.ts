@@ -7,15 +7,19 @@
  * second and the retries apply.
  */
 import { ServiceClient } from "../client/client";
-import { credentialsOf, withTextSettings } from "../client/config";
+import { credentialsOf, withSettings } from "../client/config";
 import { rememberSecret } from "../context/process";
 import { STACK_KEYS } from "../lifecycle/stack-config";
+import { resolve } from "../settings/resolve";
+import type { Settings } from "../settings/value";
 import { CliFailure } from "./failure";
 
-/** What the command line says about credentials. */
+/** What the command line says about credentials, with the settings of the command's environment. */
 export interface CredentialFlags {
   readonly token?: string | undefined;
   readonly baseUrl?: string | undefined;
+  /** The settings `main` resolved from the environment. */
+  readonly settings: Settings;
 }
 
 /** The stack config keys the provider reads its credentials from. */
@@ -27,13 +31,17 @@ export const BASE_URL_KEY = STACK_KEYS.baseUrl;
  * environment's) registered as a secret before the first child process or request, so that no line
  * repeats one, whichever program printed it.
  */
-export function credentialFlags(values: { token?: unknown; "base-url"?: unknown }): CredentialFlags {
+export function credentialFlags(
+  values: { token?: unknown; "base-url"?: unknown },
+  settings: Settings,
+): CredentialFlags {
   const flags = {
     token: values.token as string | undefined,
     baseUrl: values["base-url"] as string | undefined,
+    settings,
   };
   rememberSecret(flags.token);
-  rememberSecret(credentialsOf({}).token);
+  rememberSecret(credentialsOf({}, settings).token);
   return flags;
 }
 
@@ -49,7 +57,9 @@ export function namedStacks(values: { stack?: unknown; stacks?: unknown }): stri
 export function baseUrlSource(flags: CredentialFlags, config: Readonly<Record<string, string>>): string {
   if (flags.baseUrl !== undefined) return "--base-url";
   if (config[BASE_URL_KEY] !== undefined) return `the stack's ${BASE_URL_KEY}`;
-  return credentialsOf({}).baseUrl !== undefined ? "SERVICE_BASE_URL" : "the default, the local sandbox";
+  return credentialsOf({}, flags.settings).baseUrl !== undefined
+    ? "SERVICE_BASE_URL"
+    : "the default, the local sandbox";
 }
 
 /**
@@ -61,17 +71,19 @@ export function clientForStack(
   flags: CredentialFlags,
   config: Readonly<Record<string, string>>,
 ): ServiceClient {
-  const token = flags.token ?? config[TOKEN_KEY];
-  if (credentialsOf({ token }).token === undefined) {
+  // The flags go ahead of the stack's config as a resource's `connection` would; the environment is the
+  // one `main` resolved.
+  const settings: Settings = {
+    ...resolve({ connection: flags, stack: { get: (key) => config[key] }, env: {} }),
+    env: flags.settings.env,
+  };
+  if (credentialsOf({}, settings).token === undefined) {
     throw new CliFailure(
       `${label}: no API token: give --token, set SERVICE_API_TOKEN, or name the stack with --stacks in its project folder, where its service:token is set (\`pulumi config set --secret service:token …\`).`,
     );
   }
-  const texts = Object.fromEntries(Object.entries(STACK_KEYS).map(([name, key]) => [name, config[key]]));
   try {
-    return new ServiceClient(
-      withTextSettings({ token, baseUrl: flags.baseUrl ?? config[BASE_URL_KEY], advice: "pulumi" }, texts),
-    );
+    return new ServiceClient(withSettings({ advice: "pulumi" }, settings));
   } catch (error) {
     throw new CliFailure(`${label}: ${(error as Error).message}`);
   }

@@ -6,6 +6,8 @@
  */
 import { createInterface } from "node:readline/promises";
 import { redact } from "../context/process";
+import { resolve } from "../settings/resolve";
+import type { Settings } from "../settings/value";
 import { runAudit } from "./audit";
 import { CliFailure, EXIT } from "./failure";
 import type { CommandIo } from "./io";
@@ -13,7 +15,9 @@ import { readStream } from "./json-input";
 import { runReview } from "./review";
 import { stderrLine } from "./untrusted";
 
-const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CommandIo) => Promise<number>>> = {
+const COMMANDS: Readonly<
+  Record<string, (argv: readonly string[], io: CommandIo, settings: Settings) => Promise<number>>
+> = {
   review: runReview,
   audit: runAudit,
 };
@@ -53,6 +57,7 @@ function guarded(io: CommandIo): CommandIo {
 /** Runs the program with `argv` (without node and the script); resolves to the exit code. */
 export async function main(argv: readonly string[], given: CommandIo): Promise<number> {
   const io = guarded(given);
+  const settings = resolve({});
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     io.stdout(HELP);
@@ -66,7 +71,7 @@ export async function main(argv: readonly string[], given: CommandIo): Promise<n
     return EXIT.failure;
   }
   try {
-    return await command(rest, io);
+    return await command(rest, io, settings);
   } catch (error) {
     if (error instanceof CliFailure) {
       io.stderr(`${error.message}\n`);
@@ -76,7 +81,7 @@ export async function main(argv: readonly string[], given: CommandIo): Promise<n
     io.stderr(
       `service-pulumi ${name}: ${(error as Error).message ?? String(error)}: run again with SERVICE_DEBUG=1 for the stack trace, and report it if it persists.\n`,
     );
-    if (process.env.SERVICE_DEBUG) {
+    if (settings.env.debug !== undefined) {
       for (const line of ((error as Error).stack ?? "").split("\n")) io.stderr(`${line}\n`);
     }
     return EXIT.failure;

@@ -7,6 +7,8 @@ import { resolve } from "node:path";
 import { credentialsOf } from "../client/config";
 import { redact } from "../context/process";
 import { credentialKey } from "../lifecycle/clients";
+import { resolve as resolveSettings } from "../settings/resolve";
+import type { Settings } from "../settings/value";
 import { parseCommand } from "./args";
 import {
   BASE_URL_KEY,
@@ -117,7 +119,7 @@ function clientForPreview(
     // The stack's name comes from the preview's URNs: quoted as one shell word, or not repeated at all.
     const flag = shellCommand(["--stacks", preview.stack]) ?? "--stacks <its name>";
     const name = `${flag} in project ${printable(preview.project)}'s folder (--cwd)`;
-    if (credentialsOf({}).token === undefined) {
+    if (credentialsOf({}, flags.settings).token === undefined) {
       throw new CliFailure(
         `${preview.label}: its token is in its stack config, which review reads only for a stack you name: give ${name}, --token, or SERVICE_API_TOKEN.`,
       );
@@ -199,7 +201,11 @@ function writeReport(file: string, text: string, io: CommandIo): void {
 }
 
 /** Runs review with `argv` (the arguments after `review`); resolves to the exit code. */
-export async function runReview(argv: readonly string[], io: CommandIo): Promise<number> {
+export async function runReview(
+  argv: readonly string[],
+  io: CommandIo,
+  settings: Settings = resolveSettings({}),
+): Promise<number> {
   const { values, positionals, help } = parseCommand(reviewCommand, argv);
   if (help) {
     io.stdout(reviewCommand.help);
@@ -210,7 +216,7 @@ export async function runReview(argv: readonly string[], io: CommandIo): Promise
     throw new CliFailure(`service-pulumi review: --format ${format} is not a format: give markdown or json.`);
   }
   // Registered as secrets before any file is read, child process run or request sent.
-  const flags = credentialFlags(values);
+  const flags = credentialFlags(values, settings);
   const files = positionals.length ? positionals : ["-"];
   const previews: StackPreview[] = [];
   for (const file of files) {

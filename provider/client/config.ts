@@ -6,6 +6,7 @@ import type { ApiVersion } from "../../contract/versions";
 import { rememberSecret } from "../context/process";
 import { type AdviceContext, adviceFor, type SettingAdvice } from "../errors/advice";
 import { ConfigurationError } from "../errors/base";
+import { resolve, settingOrDefault, settingText } from "../settings/resolve";
 import { schemaOf } from "../settings/schema-kit";
 import {
   type ClientSettingName,
@@ -13,9 +14,10 @@ import {
   SETTING_ROWS,
   SETTINGS,
   type Setting,
-  type Settings,
-  textOf,
+  type SettingName,
+  type SettingTable,
 } from "../settings/table";
+import type { Settings } from "../settings/value";
 import type { RateLimiter } from "./limiter";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 
@@ -141,29 +143,15 @@ function fromText(option: OptionName, text: string | undefined): unknown {
   return option.scale === undefined ? text : Number(text) * option.scale;
 }
 
-/** A client option's value from `options`, else from its SERVICE_* variable, in the option's unit. */
-function givenValue(setting: Setting, option: OptionName, options: object, env: NodeJS.ProcessEnv): unknown {
-  return memberAt(options, option.path) ?? fromText(option, textOf(setting.env && env[setting.env]));
-}
-
-/** A client option's default, in the option's unit. */
-const defaultValue = (setting: Setting, option: OptionName) =>
-  fromText(option, setting.default === undefined ? undefined : String(setting.default));
-
 /**
- * `options` with each client option it leaves unset taken from `texts` (a front door that writes values
- * as text, stack config: `retryBudget` "90" is `retry.maxElapsedMs` 90 000), so that resolving them
- * applies the precedence explicit option, then `texts`, then the environment, then the default.
+ * `options` with each client option it leaves unset taken from `settings` (`retryBudget` "90" is
+ * `retry.maxElapsedMs` 90 000), so that a client of them applies the precedence explicit option, then a
+ * resource's `connection`, then stack config, then the environment, then the default.
  */
-export function withTextSettings(
-  options: ClientOptions,
-  // By setting name (settings/table.ts); typed loosely so that the public declarations never reach the
-  // table's schemas, whose zod types a consumer's compiler would then have to read.
-  texts: Readonly<Record<string, string | undefined>>,
-): ClientOptions {
+export function withSettings(options: ClientOptions, settings: Settings): ClientOptions {
   const layered: Record<string, unknown> = { ...options };
   for (const { name, option } of OPTION_ROWS) {
-    const text = textOf(texts[name]);
+    const text = settingText(settings, name);
     if (memberAt(options, option.path) !== undefined || text === undefined) continue;
     const keys = option.path.split(".");
     // A copy of each object on the way (`retry`), so that the caller's options stay as they were.
@@ -176,43 +164,35 @@ export function withTextSettings(
   return layered as ClientOptions;
 }
 
-/**
- * What a client of `options` would differ by from another: the value of every client setting that its
- * options or the environment give, in the table's order. Two options with the same key make clients that
- * behave the same, so they can share one.
- */
-export function settingsKey(options: ClientOptions, env: NodeJS.ProcessEnv = process.env): string {
-  return JSON.stringify(
-    SETTING_ROWS.filter(([, s]) => s.reader === "client").map(([, s]) => [
-      s.option && memberAt(options, s.option.path),
-      s.env && textOf(env[s.env]),
-    ]),
-  );
+/** A client option's value from `options`, else from `settings`, in the option's unit. */
+function givenValue(name: SettingName, option: OptionName, options: object, settings: Settings): unknown {
+  return memberAt(options, option.path) ?? fromText(option, settingText(settings, name));
 }
 
 /**
  * The token and base URL a client of `options` would use, before validation: each explicit value (an
- * empty string counts as unset), else its SERVICE_* variable; the local sandbox when no base URL is set
- * anywhere. `resolveOptions` and the Webhook quota's organization key both read credentials through it.
+ * empty string counts as unset), else the one `settings` give; undefined where none does (the base URL
+ * is then the local sandbox's). `resolveOptions` and the Webhook quota's organization key both read
+ * credentials through it.
  */
 export function credentialsOf(
   options: Pick<ClientOptions, "token" | "baseUrl">,
-  env: NodeJS.ProcessEnv = process.env,
+  settings: Settings,
 ): { readonly token: string | undefined; readonly baseUrl: string | undefined } {
   const { token, baseUrl } = SETTINGS;
   return {
-    token: givenValue(token, token.option, options, env) as string | undefined,
-    baseUrl: givenValue(baseUrl, baseUrl.option, options, env) as string | undefined,
+    token: givenValue("token", token.option, options, settings) as string | undefined,
+    baseUrl: givenValue("baseUrl", baseUrl.option, options, settings) as string | undefined,
   };
 }
 
-/** Every client option `options` gives, else its SERVICE_* variable, else its default, validated. */
-function parseOptionSettings(options: ClientOptions, env: NodeJS.ProcessEnv) {
+/** Every client option `options` gives, else the one `settings` give, else its default, validated. */
+function parseOptionSettings(options: ClientOptions, settings: Settings) {
   return OptionSettings.safeParse(
     Object.fromEntries(
-      OPTION_ROWS.map(({ setting, option }) => [
+      OPTION_ROWS.map(({ name, option }) => [
         option.label,
-        givenValue(setting, option, options, env) ?? defaultValue(setting, option),
+        givenValue(name, option, options, settings) ?? fromText(option, settingOrDefault(settings, name)),
       ]),
     ),
     { error: inEnglish },
@@ -220,54 +200,59 @@ function parseOptionSettings(options: ClientOptions, env: NodeJS.ProcessEnv) {
 }
 
 /**
- * The first client setting of `options` (or of the environment, where `options` leaves it unset) that
- * breaks its rule: its name in the settings table and the rule's words; undefined when all hold. The
- * token's absence is not checked: the first request says so.
+ * The first client setting of `options` (or of `settings`, where `options` leaves it unset) that breaks
+ * its rule: its name in the settings table and the rule's words; undefined when all hold. The token's
+ * absence is not checked: the first request says so.
  */
 export function settingProblem(
   options: ClientOptions,
-  env: NodeJS.ProcessEnv = process.env,
-  // The setting's name is typed loosely, as withTextSettings's texts are, so that the public declarations
-  // never reach the settings table's schemas.
+  settings: Settings,
+  // The setting's name is typed loosely, so that the public declarations never reach the settings
+  // table's schemas.
 ): { readonly setting: string; readonly rule: string } | undefined {
-  const parsed = parseOptionSettings(options, env);
-  const tokenGiven = credentialsOf(options, env).token !== undefined;
+  const parsed = parseOptionSettings(options, settings);
+  const tokenGiven = credentialsOf(options, settings).token !== undefined;
   const issue = parsed.error?.issues.find((i) => tokenGiven || i.path[0] !== SETTINGS.token.option.label);
   if (!issue) return undefined;
   const row = OPTION_ROWS.find(({ option }) => option.label === issue.path[0])!;
   return { setting: row.name, rule: issue.message };
 }
 
-/** Explicit options first, then the SERVICE_* environment variables, then the defaults. */
+/**
+ * Explicit options first, then `settings` (the environment's when left out: a client made on its own
+ * reads it once, here), then the defaults.
+ */
 export function resolveOptions(
   options: ClientOptions = {},
-  env: NodeJS.ProcessEnv = process.env,
+  settings: Settings = resolve({}),
 ): ResolvedOptions {
   const advice = adviceFor(options.advice);
-  const { token, baseUrl } = credentialsOf(options, env);
+  const { token, baseUrl } = credentialsOf(options, settings);
   rememberSecret(token);
   if (token === undefined) {
     throw new ConfigurationError(`No API token was given: set one with ${advice.token}.`);
   }
-  const parsed = parseOptionSettings(options, env);
+  const parsed = parseOptionSettings(options, settings);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ConfigurationError(
       `The setting ${issue.path.join(".")} ${issue.message}: correct it in ${advice.settings}.`,
     );
   }
-  const settings = parsed.data as {
-    [K in ClientSettingName as Settings[K] extends { option: { label: infer L extends string } }
+  const resolved = parsed.data as {
+    [K in ClientSettingName as SettingTable[K] extends { option: { label: infer L extends string } }
       ? L
-      : never]: z.output<ReturnType<Settings[K]["schema"]>>;
+      : never]: z.output<ReturnType<SettingTable[K]["schema"]>>;
   };
-  const { retryBudgetMs, ...rest } = settings;
+  const { retryBudgetMs, ...rest } = resolved;
   return {
     ...rest,
-    baseUrl: settings.baseUrl.replace(/\/+$/, ""),
+    baseUrl: resolved.baseUrl.replace(/\/+$/, ""),
     baseUrlDefaulted: baseUrl === undefined,
     retry: { ...DEFAULT_RETRY_POLICY, ...options.retry, maxElapsedMs: retryBudgetMs },
-    logger: options.logger ?? (env[ENV.debug] ? (line) => process.stderr.write(`${line}\n`) : undefined),
+    logger:
+      options.logger ??
+      (settingText(settings, "debug") ? (line) => process.stderr.write(`${line}\n`) : undefined),
     random: options.random ?? Math.random,
     advice,
   };

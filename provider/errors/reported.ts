@@ -16,16 +16,14 @@
  */
 import { redact } from "../context/process";
 import { SETTINGS } from "../settings/table";
+import type { Settings } from "../settings/value";
 import { ServiceError } from "./base";
 
 /**
- * The environment variable that asks for debugging output (any value): the client's request lines
+ * Whether the user asked for debugging output (SERVICE_DEBUG, any value): the client's request lines
  * (client/config.ts `ENV.debug`) and, here, stack traces in failures.
  */
-const DEBUG_VARIABLE = SETTINGS.debug.env;
-
-/** Whether the user asked for debugging output. */
-const debugging = (env: NodeJS.ProcessEnv = process.env) => Boolean(env[DEBUG_VARIABLE]);
+const debugging = (settings: Settings) => settings.env.debug !== undefined;
 
 /** The frames of `error`'s stack trace, without the message it starts with. */
 const framesOf = (error: Error) =>
@@ -46,17 +44,18 @@ export function withoutTrace(error: unknown): unknown {
 /**
  * `error` as it should reach the engine: with its stack trace in its message when the user asked for it,
  * and in its `stack` never; an error this package did not mean to throw (a bug, or a library's) with its
- * message redacted and a word on how to see where it came from.
+ * message redacted and a word on how to see where it came from. `settings` say whether the user asked
+ * for debugging output.
  */
-export function asReported(error: unknown): unknown {
+export function asReported(error: unknown, settings: Settings): unknown {
   if (!(error instanceof Error)) return error;
   const unexpected = !(error instanceof ServiceError);
   if (unexpected) error.message = redact(error.message);
-  if (debugging()) {
+  if (debugging(settings)) {
     const frames = framesOf(error);
     if (frames) error.message = `${error.message}\n${frames}`;
   } else if (unexpected) {
-    error.message = `${error.message} (an unexpected failure inside @service/pulumi: run the command again with ${DEBUG_VARIABLE}=1 to see where it happened, and report it)`;
+    error.message = `${error.message} (an unexpected failure inside @service/pulumi: run the command again with ${SETTINGS.debug.env}=1 to see where it happened, and report it)`;
   }
   return withoutTrace(error);
 }

@@ -9,7 +9,7 @@ import { type SavedStateCommand, savedStateAdvice } from "../errors/advice";
 import { AuthenticationError, readvised, WebhooksNotEnabledError } from "../errors/api";
 import { asReported } from "../errors/reported";
 import type { ResourceLifecycle, ResourceProps } from "./methods";
-import { stackSettings } from "./stack-config";
+import { configuredSettings } from "./stack-config";
 
 /** The command that reads or deletes without a program: `refresh` for a Read, `destroy` for a Delete. */
 const COMMAND_OF: Readonly<Record<"read" | "remove", SavedStateCommand>> = {
@@ -24,7 +24,7 @@ const isStored = (props: ResourceProps) => Object.keys(props).some((key) => key 
 function tokenSource(props: ResourceProps): "connection" | "config" | undefined {
   const connection = props.connection as { token?: unknown } | undefined;
   if (typeof connection?.token === "string") return "connection";
-  return stackSettings().token === undefined ? undefined : "config";
+  return configuredSettings().stack.token === undefined ? undefined : "config";
 }
 
 /**
@@ -44,7 +44,7 @@ async function reported<T>(call: () => Promise<T>, advise?: (error: unknown) => 
   try {
     return await call();
   } catch (error) {
-    throw asReported(advise ? advise(error) : error);
+    throw asReported(advise ? advise(error) : error, configuredSettings());
   }
 }
 

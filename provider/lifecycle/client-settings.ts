@@ -5,14 +5,15 @@ import {
   type ResolvedOptions,
   resolveOptions,
   settingProblem,
-  settingsKey,
-  withTextSettings,
+  withSettings,
 } from "../client/config";
 import { contextKey, processContext } from "../context/process";
-import { SETTINGS, type Setting, stackKey } from "../settings/table";
+import { settingText, withConnection } from "../settings/resolve";
+import { SETTING_ROWS, SETTINGS, type Setting, type SettingName, stackKey } from "../settings/table";
+import type { Settings } from "../settings/value";
 import { type CheckFailure, splitRule } from "./check";
 import type { ResourceProps } from "./methods";
-import { type StackSettings, stackSettings } from "./stack-config";
+import { configuredSettings } from "./stack-config";
 import { containsUnknown } from "./unknowns";
 
 /** What a resource says about how to reach the service. */
@@ -22,41 +23,57 @@ export interface ClientRequest {
   readonly acceptLanguage?: AcceptLanguage | undefined;
 }
 
+/** The settings of one resource's client: the resource's `connection` ahead of the provider's `settings`. */
+const resourceSettings = (request: ClientRequest, settings: Settings) =>
+  withConnection(settings, request.connection);
+
 /**
  * The options of one resource's client. Each setting falls back on its own: the resource's `connection`
  * member, then the stack config read in `configure`, then the SERVICE_* environment variables, then its
  * default (client/config.ts resolves them). The clock is the process's.
  */
-function clientOptions(request: ClientRequest): ClientOptions {
+function clientOptions(request: ClientRequest, settings: Settings): ClientOptions {
   const context = processContext();
-  return withTextSettings(
+  return withSettings(
     {
-      token: request.connection?.token,
-      baseUrl: request.connection?.baseUrl,
       apiVersion: request.apiVersion,
       acceptLanguage: request.acceptLanguage,
       advice: "pulumi",
       clock: () => context.clock.now(),
       sleep: (ms) => context.clock.sleep(ms),
     },
-    stackSettings(),
+    resourceSettings(request, settings),
   );
 }
 
 /**
- * What `make` builds from the options of a resource's client, built once per settings in a process,
- * under the key clients are shared by, and kept in the process context as `description`.
+ * What a resource's client would differ by from another: its own API version and language, and the
+ * value of every client setting. Two requests with the same key make clients that behave the same, so
+ * they share one.
+ */
+function clientKey(request: ClientRequest, settings: Settings): string {
+  const layered = resourceSettings(request, settings);
+  return JSON.stringify([
+    request.apiVersion,
+    request.acceptLanguage,
+    SETTING_ROWS.filter(([, s]) => s.reader === "client").map(([name]) => settingText(layered, name)),
+  ]);
+}
+
+/**
+ * What `make` builds from the options of a resource's client under the provider's `settings` (those
+ * `configure` resolved, when not given), built once per settings in a process, under the key clients are
+ * shared by, and kept in the process context as `description`.
  */
 export function perSettings<T>(
   description: string,
-  make: (options: ClientOptions) => T,
-): (request: ClientRequest) => T {
+  make: (options: ClientOptions, settings: Settings) => T,
+): (request: ClientRequest, settings?: Settings) => T {
   const built = contextKey(description, () => new Map<string, T>());
-  return (request) => {
-    const options = clientOptions(request);
-    const key = settingsKey(options);
+  return (request, settings = configuredSettings()) => {
+    const key = clientKey(request, settings);
     const values = processContext().get(built);
-    if (!values.has(key)) values.set(key, make(options));
+    if (!values.has(key)) values.set(key, make(clientOptions(request, settings), settings));
     return values.get(key)!;
   };
 }
@@ -68,9 +85,9 @@ export function perSettings<T>(
  *
  * @throws ConfigurationError as the client's constructor would, on a missing or malformed setting.
  */
-export const resolvedSettings: (request: ClientRequest) => ResolvedOptions = perSettings(
+export const resolvedSettings: (request: ClientRequest, settings?: Settings) => ResolvedOptions = perSettings(
   "resolved client settings",
-  (options) => resolveOptions(options),
+  (options, settings) => resolveOptions(options, settings),
 );
 
 /**
@@ -81,13 +98,13 @@ export const resolvedSettings: (request: ClientRequest) => ResolvedOptions = per
  * `pulumi up`. The resource's own `connection` is checked with its inputs; a missing token is left to the
  * first call, which says so.
  */
-function settingsFailure(request: ClientRequest): string | undefined {
-  const problem = settingProblem(clientOptions(request));
+function settingsFailure(request: ClientRequest, settings: Settings): string | undefined {
+  const problem = settingProblem(clientOptions(request, settings), resourceSettings(request, settings));
   if (!problem) return undefined;
-  const setting: Setting = SETTINGS[problem.setting as keyof typeof SETTINGS];
+  const name = problem.setting as SettingName;
+  const setting: Setting = SETTINGS[name];
   const config = setting.config === undefined ? undefined : stackKey(setting.config);
-  const fromStack =
-    config !== undefined && stackSettings()[problem.setting as keyof StackSettings] !== undefined;
+  const fromStack = config !== undefined && settings.stack[name] !== undefined;
   const { words: rule, fix } = splitRule(problem.rule);
   if (fromStack) {
     const set = `\`pulumi config set ${config} ${setting.placeholder ?? "<value>"}\``;
@@ -98,12 +115,17 @@ function settingsFailure(request: ClientRequest): string | undefined {
 
 /**
  * `result`, a resource's check, with `settingsFailure`'s sentence added as a failure when its inputs are
- * otherwise valid and its `connection` is known (a value still unknown at preview is checked at `up`).
+ * otherwise valid and its `connection` is known (a value still unknown at preview is checked at `up`),
+ * under the provider's `settings` (those `configure` resolved, when not given).
  */
 export function withSettingsFailure<T extends { inputs: ResourceProps; failures: CheckFailure[] }>(
   result: T,
+  settings: Settings = configuredSettings(),
 ): T {
   if (result.failures.length > 0 || containsUnknown(result.inputs.connection)) return result;
-  const reason = settingsFailure({ connection: result.inputs.connection as ConnectionInput | undefined });
+  const reason = settingsFailure(
+    { connection: result.inputs.connection as ConnectionInput | undefined },
+    settings,
+  );
   return reason === undefined ? result : { ...result, failures: [{ property: "", reason }] };
 }

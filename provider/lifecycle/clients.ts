@@ -1,16 +1,18 @@
 import { ServiceClient } from "../client/client";
 import { ConfigurationError } from "../errors/base";
+import { settingText } from "../settings/resolve";
 import { schemaOf } from "../settings/schema-kit";
-import { SETTINGS, stackKey, textOf } from "../settings/table";
+import { SETTINGS, stackKey } from "../settings/table";
+import type { Settings } from "../settings/value";
 import { type ClientRequest, perSettings } from "./client-settings";
-import { stackSettings } from "./stack-config";
+import { configuredSettings } from "./stack-config";
 
 /**
  * The client for one resource, with the options client-settings.ts gives it. Clients are shared per
  * settings, so their pool is too; each waits on its token's limiter in the process context like every
  * client of the process.
  */
-export const clientFor: (request: ClientRequest) => ServiceClient = perSettings(
+export const clientFor: (request: ClientRequest, settings?: Settings) => ServiceClient = perSettings(
   "API clients per credentials",
   (options) => new ServiceClient(options),
 );
@@ -28,10 +30,11 @@ const HOST_OVERRIDES_NAMES = `${stackKey(HOST_OVERRIDES.config)} (or ${HOST_OVER
 /**
  * Where to fetch https://<hostname>/... from instead, for hostnames that only exist locally (the sandbox
  * and its stand-in origins): stack config `service:hostOverrides` or SERVICE_HOST_OVERRIDES, a JSON object
- * of hostname to origin, the same shape as the sandbox seed's `hosts`.
+ * of hostname to origin, the same shape as the sandbox seed's `hosts`; from the provider's `settings`
+ * (those `configure` resolved, when not given).
  */
-export function hostOverrides(): Record<string, string> {
-  const raw = textOf(stackSettings().hostOverrides) ?? textOf(process.env[HOST_OVERRIDES.env]);
+export function hostOverrides(settings: Settings = configuredSettings()): Record<string, string> {
+  const raw = settingText(settings, "hostOverrides");
   if (!raw) return {};
   let json: unknown;
   try {

@@ -5,8 +5,10 @@
  * environment, the base URL) and can tell whether it was meant.
  */
 import type { ConnectionInput } from "../../contract/common-types";
-import { CONFIG_NAMESPACE, SETTINGS, textOf } from "../settings/table";
-import { stackSettings } from "./stack-config";
+import { settingOrDefault, withConnection } from "../settings/resolve";
+import { CONFIG_NAMESPACE, SETTINGS } from "../settings/table";
+import type { Settings } from "../settings/value";
+import { configuredSettings } from "./stack-config";
 
 /** The base URL without what a reviewer must not read: user name, password, query and fragment. */
 function shown(url: string): string {
@@ -18,19 +20,21 @@ function shown(url: string): string {
   }
 }
 
-/** The credentials a resource with the `connection` input given would use, described, never revealed. */
+/**
+ * The credentials a resource with the `connection` input given would use under the provider's `settings`
+ * (those `configure` resolved, when not given), described, never revealed.
+ */
 export function credentialsSource(
   connection: ConnectionInput | undefined,
-  env: NodeJS.ProcessEnv = process.env,
+  settings: Settings = configuredSettings(),
 ): string {
-  const stack = stackSettings();
-  const { token, baseUrl } = SETTINGS;
-  const tokenFrom = textOf(connection?.token)
-    ? "connection.token"
-    : textOf(stack.token)
-      ? `${CONFIG_NAMESPACE}:${token.config} (stack configuration)`
-      : `${token.env} (environment)`;
-  const url =
-    textOf(connection?.baseUrl) ?? textOf(stack.baseUrl) ?? textOf(env[baseUrl.env]) ?? baseUrl.default;
-  return `token from ${tokenFrom}, base URL ${shown(url)}`;
+  const resource = withConnection(settings, connection);
+  const { token } = SETTINGS;
+  const tokenFrom =
+    resource.connection.token !== undefined
+      ? "connection.token"
+      : resource.stack.token !== undefined
+        ? `${CONFIG_NAMESPACE}:${token.config} (stack configuration)`
+        : `${token.env} (environment)`;
+  return `token from ${tokenFrom}, base URL ${shown(settingOrDefault(resource, "baseUrl")!)}`;
 }

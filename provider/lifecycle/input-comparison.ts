@@ -7,9 +7,10 @@
  */
 import type { FilterInput } from "../../contract/webhooks/requests";
 import { canonicalFilters } from "../../contract/webhooks/requests";
-import { SETTINGS, textOf } from "../settings/table";
+import { settingOrDefault } from "../settings/resolve";
+import type { Settings } from "../settings/value";
 import { secretMatches } from "./secret-hash";
-import { stackSettings } from "./stack-config";
+import { configuredSettings } from "./stack-config";
 import { containsUnknown } from "./unknowns";
 
 /** What an input left out stands for: the stack's settings, then the environment, then the defaults. */
@@ -20,14 +21,11 @@ export interface Fallbacks {
   readonly acceptLanguage: string;
 }
 
-/** The fallbacks of this provider process, as `clientFor` resolves them (stack config, environment, defaults). */
-function processFallbacks(env: NodeJS.ProcessEnv = process.env): Fallbacks {
-  const stack = stackSettings();
-  const { baseUrl, acceptLanguage } = SETTINGS;
-  // An empty setting counts as none, as the client reads it.
+/** The fallbacks of the provider's `settings`, as `clientFor` resolves them (stack config, environment, defaults). */
+function fallbacksOf(settings: Settings): Fallbacks {
   return {
-    baseUrl: textOf(stack.baseUrl) ?? textOf(env[baseUrl.env]) ?? baseUrl.default,
-    acceptLanguage: textOf(stack.acceptLanguage) ?? acceptLanguage.default,
+    baseUrl: settingOrDefault(settings, "baseUrl")!,
+    acceptLanguage: settingOrDefault(settings, "acceptLanguage")!,
   };
 }
 
@@ -133,7 +131,7 @@ export function changedInputs(
   kinds: InputKinds,
   stored: Readonly<Record<string, unknown>>,
   news: Readonly<Record<string, unknown>>,
-  fallbacks: Fallbacks = processFallbacks(),
+  fallbacks: Fallbacks = fallbacksOf(configuredSettings()),
 ): string[] {
   return Object.entries(kinds)
     .filter(([key, same]) => containsUnknown(news[key]) || !same(news[key], stored, key, fallbacks))

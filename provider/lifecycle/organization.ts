@@ -9,7 +9,9 @@ import { randomBytes } from "node:crypto";
 import { DEFAULT_BASE_URL } from "../../contract/default-base-url";
 import { credentialsOf } from "../client/config";
 import { contextKey, processContext } from "../context/process";
+import type { Settings } from "../settings/value";
 import { hashSecret } from "./secret-hash";
+import { configuredSettings } from "./stack-config";
 
 /** Credentials as a resource's `connection` or the stack configuration give them; any member may be absent. */
 export interface CredentialSettings {
@@ -24,17 +26,18 @@ const SALT = contextKey("organization key salt", () => randomBytes(16).toString(
 /**
  * The key of the organization reached by a resource with `connection` (or none) under the stack
  * settings `stack`: the token and base URL resolved as `clientFor` resolves them (the resource's own,
- * then the stack's, then SERVICE_API_TOKEN and SERVICE_BASE_URL, then the local sandbox), hashed with
- * this process's salt. Missing credentials have a key too: such resources fail alike, whatever is counted.
+ * then the stack's, then those of `settings`, then the local sandbox), hashed with this process's salt.
+ * Missing credentials have a key too: such resources fail alike, whatever is counted. `settings` are those
+ * `configure` resolved, when not given (in a program's own process, the environment's).
  */
 export function organizationKey(
   connection: CredentialSettings | undefined,
   stack: CredentialSettings,
-  env: NodeJS.ProcessEnv = process.env,
+  settings: Settings = configuredSettings(),
 ): string {
   const { token, baseUrl } = credentialsOf(
     { token: connection?.token ?? stack.token, baseUrl: connection?.baseUrl ?? stack.baseUrl },
-    env,
+    settings,
   );
   // The client drops trailing slashes from the base URL, so they reach the same service.
   const service = (baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");

@@ -1,12 +1,13 @@
 /**
  * The provider plugin's configuration: the same stack settings the dynamic resources read (`service:token`,
- * `service:baseUrl`, ... each a row of settings/table.ts with a config key, read by lifecycle/stack-config.ts
+ * `service:baseUrl`, ... each a row of settings/table.ts with a config key, read by settings/resolve.ts
  * and described by schema.json's config section, both derived from that table), which the engine sends in
  * Configure, or the properties of an explicit `service` provider resource.
  */
 import { PLUGIN_PACKAGE } from "../../contract/pulumi-package";
 import { rememberSecret } from "../context/process";
-import { type ConfigSource, configureFromStack } from "../lifecycle/stack-config";
+import { configureFromStack } from "../lifecycle/stack-config";
+import type { ConfigSource } from "../settings/value";
 import type { WarnOnResource } from "./engine-log";
 import { revealSecrets } from "./secrets";
 import type { ConfigureRequest } from "./server-hooks";
@@ -47,7 +48,7 @@ export function configureWith(warn: WarnOnResource): (request: ConfigureRequest)
   const shown = new Set<string>();
   return (request) => {
     const source = request.args ? configSourceOfArgs(request.args) : configSourceOf(request.variables);
-    for (const warning of configureFromStack(source)) {
+    for (const warning of configureFromStack(source).warnings) {
       if (shown.has(warning)) continue;
       shown.add(warning);
       warn(request.urn ?? "", warning);

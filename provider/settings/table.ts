@@ -1,11 +1,12 @@
 /**
  * Every setting of the package, each declared once: its names (in the environment, in stack config and
  * the provider plugin's configuration, in `ClientOptions`), its type, its default, whether it is secret
- * and what it means. Every other list of settings is derived from this table: the client's `ENV` and its
- * resolution (client/config.ts), the stack reader's `STACK_KEYS` (lifecycle/stack-config.ts), the
- * schema's config section (tools/codegen/schema.ts), `clientFor`'s cache key, the advice's spellings
- * (errors/advice.ts) and the table in docs/configuration.md (tools/codegen/settings-doc.ts). A new setting is
- * one row here; the generated files follow with `npm run schema` and `npm run docs:settings`.
+ * and what it means. Every other list of settings is derived from this table: what `resolve` reads
+ * (resolve.ts), the client's `ENV` and its validation (client/config.ts), `STACK_KEYS`
+ * (lifecycle/stack-config.ts), the schema's config section (tools/codegen/schema.ts), the advice's
+ * spellings (errors/advice.ts) and the table in docs/configuration.md (tools/codegen/settings-doc.ts). A
+ * new setting is one row here and its reader; the generated files follow with `npm run schema` and
+ * `npm run docs:settings`.
  */
 import type { ZodNumber, ZodType } from "zod";
 import { DEFAULT_BASE_URL } from "../../contract/default-base-url";
@@ -50,8 +51,8 @@ export interface Setting {
   /**
    * How stack config, the provider plugin's configuration and the schema type the value: a `number`, an
    * `object` of strings, or (absent) a string, an enum when its schema is one. The schema checks this
-   * against the zod schema; the readers, which load no zod, take the engine's text of a number or object
-   * by it (lifecycle/stack-config.ts).
+   * against the zod schema; `resolve`, which loads no zod, takes the engine's text of a number or object
+   * by it (resolve.ts).
    */
   readonly type?: "number" | "object";
   /** Who reads it: every ServiceClient, or only the provider around the resources' clients. */
@@ -191,10 +192,10 @@ export const SETTINGS = {
 } as const satisfies Record<string, Setting>;
 
 /** The table's type, for the derived views' own types. */
-export type Settings = typeof SETTINGS;
+export type SettingTable = typeof SETTINGS;
 
 /** A setting's name: its key in `SETTINGS` (and in `ENV`). */
-export type SettingName = keyof Settings;
+export type SettingName = keyof SettingTable;
 
 /** Each setting with its name, in the table's order. */
 export const SETTING_ROWS: readonly (readonly [SettingName, Setting])[] = Object.entries(SETTINGS) as [
@@ -207,7 +208,12 @@ export const stackKey = (config: string) => `${CONFIG_NAMESPACE}:${config}`;
 
 /** The names of the settings a ServiceClient reads from its options or the environment. */
 export type ClientSettingName = {
-  [K in SettingName]: Settings[K]["reader"] extends "client" ? K : never;
+  [K in SettingName]: SettingTable[K]["reader"] extends "client" ? K : never;
+}[SettingName];
+
+/** The names of the settings stack config can set. */
+export type ConfigSettingName = {
+  [K in SettingName]: SettingTable[K] extends { readonly config: string } ? K : never;
 }[SettingName];
 
 /** A text value as the environment or stack config gives it; empty counts as unset. */

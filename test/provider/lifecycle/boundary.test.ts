@@ -29,10 +29,13 @@ const caught = (promise: Promise<unknown>) =>
 const refused = () =>
   new AuthenticationError({ method: "GET", route: "/v2/search/webhooks", status: 401, requestId: "req_1" });
 
-beforeEach(() => {
+/** A new provider process, configured with a token in its stack config and its environment as it is now. */
+const configure = () => {
   setProcessContext(new ProcessContext());
   configureFromStack({ get: (key) => (key === "service:token" ? "acme-saved-token-0123" : undefined) });
-});
+};
+
+beforeEach(configure);
 afterEach(() => {
   vi.unstubAllEnvs();
 });
@@ -57,7 +60,9 @@ describe("a failure leaving for the engine", () => {
   });
 
   it("carries the stack trace, and no word about SERVICE_DEBUG, when SERVICE_DEBUG is set", async () => {
+    // The environment is read once, when the provider process is configured.
     vi.stubEnv("SERVICE_DEBUG", "1");
+    configure();
     const error = await caught(atEngineEdge(failing(() => new TypeError("boom"))).update("id", {}, {}));
     expect(error.message).toMatch(/^boom\n\s+at /);
     expect(error.message).not.toContain("SERVICE_DEBUG");

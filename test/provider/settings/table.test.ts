@@ -77,6 +77,7 @@ describe("the names of each setting", () => {
     const stackConfig = await import("../../../provider/lifecycle/stack-config.js");
     const plugin = await import("../../../provider/plugin/configuration.js");
     const clients = await import("../../../provider/lifecycle/clients.js");
+    const resolveSettings = await import("../../../provider/settings/resolve.js");
     const codegen = await import("../../../tools/codegen/schema.js");
     const docs = await import("../../../tools/codegen/settings-doc.js");
 
@@ -107,7 +108,9 @@ describe("the names of each setting", () => {
     );
     // The client validates it, in the option's unit, from the stack, the environment or its default.
     const resolved = (options: object, env: Record<string, string> = {}) =>
-      config.resolveOptions({ token: TOKEN, ...options }, env) as unknown as { probeMs: number };
+      config.resolveOptions({ token: TOKEN, ...options }, resolveSettings.resolve({ env })) as unknown as {
+        probeMs: number;
+      };
     expect(resolved({}).probeMs).toBe(5_000);
     expect(resolved({}, { SERVICE_PROBE_SECONDS: "9" }).probeMs).toBe(9_000);
     expect(() => resolved({ probeMs: -1 })).toThrow("The setting probeMs must be positive");

@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { MAX_ACTIVE_WEBHOOKS } from "../../../contract/limits";
 import { ProcessContext, setProcessContext } from "../../../provider/context/process";
 import { organizationKey } from "../../../provider/lifecycle/organization";
+import { resolve } from "../../../provider/settings/resolve";
 import {
   overQuotaCreateMessage,
   overQuotaMessage,
@@ -86,7 +87,8 @@ describe("the organization key", () => {
         fc.constantFrom("https://api.example.com", "https://api.example.com//", "https://other.example.com"),
         (token1, base1, token2, base2) => {
           const same = token1 === token2 && base1.replace(/\/+$/, "") === base2.replace(/\/+$/, "");
-          const key = (token: string, baseUrl: string) => organizationKey({ token, baseUrl }, {}, {});
+          const key = (token: string, baseUrl: string) =>
+            organizationKey({ token, baseUrl }, {}, resolve({ env: {} }));
           expect(key(token1, base1) === key(token2, base2)).toBe(same);
         },
       ),
@@ -95,20 +97,24 @@ describe("the organization key", () => {
 
   it("falls back as the client does: the connection, then the stack, then SERVICE_*, then the sandbox", () => {
     const env = { SERVICE_API_TOKEN: TOKEN, SERVICE_BASE_URL: "http://127.0.0.1:8787" };
-    const viaStack = organizationKey(undefined, stack, {});
-    expect(organizationKey({}, stack, {})).toBe(viaStack);
-    expect(organizationKey({ token: "" }, stack, env)).toBe(viaStack);
-    expect(organizationKey(undefined, {}, env)).toBe(viaStack);
-    expect(organizationKey(undefined, { token: TOKEN }, {})).toBe(viaStack);
-    expect(organizationKey({ token: "other-token-0123456789" }, stack, {})).not.toBe(viaStack);
-    expect(organizationKey({ baseUrl: "https://api.example.com" }, stack, {})).not.toBe(viaStack);
+    const viaStack = organizationKey(undefined, stack, resolve({ env: {} }));
+    expect(organizationKey({}, stack, resolve({ env: {} }))).toBe(viaStack);
+    expect(organizationKey({ token: "" }, stack, resolve({ env }))).toBe(viaStack);
+    expect(organizationKey(undefined, {}, resolve({ env }))).toBe(viaStack);
+    expect(organizationKey(undefined, { token: TOKEN }, resolve({ env: {} }))).toBe(viaStack);
+    expect(organizationKey({ token: "other-token-0123456789" }, stack, resolve({ env: {} }))).not.toBe(
+      viaStack,
+    );
+    expect(organizationKey({ baseUrl: "https://api.example.com" }, stack, resolve({ env: {} }))).not.toBe(
+      viaStack,
+    );
   });
 
   it("holds no token, and differs from one process to the next", () => {
-    const key = organizationKey(undefined, stack, {});
+    const key = organizationKey(undefined, stack, resolve({ env: {} }));
     expect(key).not.toContain(TOKEN);
     setProcessContext(new ProcessContext());
-    expect(organizationKey(undefined, stack, {})).not.toBe(key);
+    expect(organizationKey(undefined, stack, resolve({ env: {} }))).not.toBe(key);
   });
 });
 

@@ -3,6 +3,7 @@ import { resolveOptions } from "../../../provider/client/config";
 import { ConfigurationError } from "../../../provider/client/index";
 import { processContext } from "../../../provider/context/process";
 import { setProgramLanguage } from "../../../provider/context/program-language";
+import { resolve } from "../../../provider/settings/resolve";
 
 import { TOKEN, useScriptedServers } from "../../helpers/scripted-server";
 
@@ -11,7 +12,7 @@ import { TOKEN, useScriptedServers } from "../../helpers/scripted-server";
 useScriptedServers();
 
 describe("resolveOptions", () => {
-  const env = (values: Record<string, string>) => values as NodeJS.ProcessEnv;
+  const env = (values: Record<string, string>) => resolve({ env: values });
 
   it("takes each setting from the option, else the environment, else the default; empty means unset", () => {
     const fromEnv = resolveOptions(
