@@ -10,9 +10,21 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { webhook as webhookDeclaration } from "../../../provider/registry";
 import { oneOfEachAuditReport } from "../../helpers/audit-report";
+import {
+  envelope,
+  fakeApi,
+  HOOK,
+  hookResource,
+  listedWebhook,
+  stackResource,
+  stateOf,
+  TYPE,
+  urnOf,
+  useCliFolder,
+} from "../../helpers/cli-inputs";
 import { runCli } from "../../helpers/cli-io";
-import { HOOKS_TOKEN, HOST, OTHER_TOKEN, ROTATED_TOKEN, SECRET } from "../../helpers/fixtures";
-import { type Stage, startStage } from "../../helpers/stage";
+import { HOOKS_TOKEN, OTHER_TOKEN, ROTATED_TOKEN, SECRET } from "../../helpers/fixtures";
+import { expectNoSecretIn, type Stage, startStage } from "../../helpers/stage";
 
 const dir = mkdtempSync(join(tmpdir(), "cli-audit-"));
 let stage: Stage;
@@ -29,33 +41,22 @@ afterEach(async () => {
   for (const uuid of await stage.active()) await stage.api("POST", `/v2/webhooks/${uuid}/deactivate`);
 });
 
-const HOOK = `https://${HOST}/service/events`;
-
 /** A state as `pulumi stack export` writes it, holding `hooks` (name to uuid) as dynamic Webhooks. */
 function stateFile(stack: string, hooks: Record<string, string>, project = "infra"): string {
   const resources = [
-    {
-      urn: `urn:pulumi:${stack}::${project}::pulumi:pulumi:Stack::${project}-${stack}`,
-      type: "pulumi:pulumi:Stack",
-    },
-    ...Object.entries(hooks).map(([name, uuid]) => ({
-      urn: `urn:pulumi:${stack}::${project}::${webhookDeclaration.token}::${name}`,
-      type: webhookDeclaration.token,
-      id: uuid,
-      inputs: { endpoint: HOOK, channel: name, secretKey: SECRET },
-      outputs: {
-        webhookUuid: uuid,
-        endpoint: HOOK,
-        channel: name,
-        filters: [{ key: "activity.name", value: "authentication" }],
-        owner: { organization: "acme", username: "acme-alice" },
-        // Stored encrypted by the engine; plain here, to show that audit never reads it.
-        secretKeyHash: SECRET,
-      },
-    })),
+    stackResource(stack, project),
+    ...Object.entries(hooks).map(([name, uuid]) => {
+      // Stored encrypted by the engine; plain here, to show that audit never reads it.
+      const hook = hookResource(stack, name, uuid, { secretKeyHash: SECRET });
+      return {
+        ...hook,
+        urn: urnOf(stack, name, TYPE, project),
+        inputs: { ...hook.inputs, secretKey: SECRET },
+      };
+    }),
   ];
   const path = join(dir, `${project}-${stack}.json`);
-  writeFileSync(path, JSON.stringify({ version: 3, deployment: { manifest: {}, resources } }));
+  writeFileSync(path, JSON.stringify(stateOf(resources)));
   return path;
 }
 
@@ -309,5 +310,199 @@ describe("service-pulumi audit in a project's folder", () => {
     // The listing ran with the environment's credentials (the domain no kept webhook targets is an orphan).
     expect(fromEnv.stdout).toContain("## Organization `acme`");
     expect(fromEnv.code).toBe(1);
+  });
+});
+
+/**
+ * Audit --deactivate-orphans on states and listings that an attacker could write: nothing managed is
+ * deactivated when the picture is not whole. Each test counts what the sandbox deactivated.
+ */
+describe("audit --deactivate-orphans on a picture that is not whole", () => {
+  // What the file's stage printed and stored holds no planted secret.
+  afterAll(() => expectNoSecretIn([], stage));
+  const inputs = useCliFolder("cli-audit-hostile-");
+
+  const deactivating = (args: string[]) =>
+    runCli(
+      [
+        "audit",
+        "--token",
+        HOOKS_TOKEN,
+        "--base-url",
+        stage.sandbox.url,
+        "--deactivate-orphans",
+        "--yes",
+        ...args,
+      ],
+      {
+        cwd: inputs.dir,
+      },
+    );
+
+  it("keeps a managed webhook whose endpoint the state holds as a secret", async () => {
+    const hidden = await createHook("hidden");
+    const orphan = await createHook("by-hand");
+    const state = inputs.writeJson(
+      "secret-member.json",
+      stateOf([
+        stackResource("dev"),
+        {
+          // The uuid is the resource's id, even where no output member holds it.
+          ...hookResource("dev", "hidden", hidden, { endpoint: envelope("AAAA"), webhookUuid: undefined }),
+          inputs: { endpoint: envelope("BBBB"), channel: "hidden" },
+        },
+      ]),
+    );
+    const run = await deactivating(["--state", state]);
+    expect(run.code).toBe(0);
+    expect((await stage.active()).sort()).toEqual([hidden]);
+    expect(run.stderr).toContain(`Deactivated webhook ${orphan} of organization acme`);
+    expect(run.stdout).toMatch(new RegExp(`managed\\*\\* webhook \`${hidden}\``));
+  });
+
+  it("refuses, deactivating nothing, for an empty, a foreign, an owner-less, an unread or a pending state", async () => {
+    const managed = await createHook("managed");
+    await createHook("by-hand");
+    const bucket = {
+      urn: "urn:pulumi:dev::infra::aws:s3/bucket:Bucket::site",
+      type: "aws:s3/bucket:Bucket",
+      id: "site-1234",
+    };
+    const cases: [string, unknown, RegExp][] = [
+      [
+        "foreign",
+        stateOf([stackResource("dev"), bucket]),
+        /^service-pulumi audit --deactivate-orphans: .*foreign\.json: the state of infra\/dev holds no Webhook or Domain of organization acme, so against it every object of acme looks orphaned: give the states of the stacks that manage acme's objects, and leave this one out; nothing was deactivated\.\n$/,
+      ],
+      [
+        "ownerless",
+        stateOf([stackResource("dev"), hookResource("dev", "managed", managed, { owner: undefined })]),
+        new RegExp(
+          `ownerless\\.json: webhook ${managed} \\(urn:pulumi:dev::infra::.*::managed\\) of infra/dev records no owner, so which organization's it is is unknown: run \`pulumi refresh --stack dev\` in project infra's folder to record it, then audit again; nothing was deactivated\\.\\n$`,
+        ),
+      ],
+      [
+        "owner-secret",
+        stateOf([stackResource("dev"), hookResource("dev", "managed", managed, { owner: envelope("CCCC") })]),
+        /owner-secret\.json: webhook .* keeps its owner secret, so which organization's it is is unknown: deactivate orphans without --deactivate-orphans, by hand, once you have checked each; nothing was deactivated\.\n$/,
+      ],
+      [
+        "no-id",
+        stateOf([stackResource("dev"), { ...hookResource("dev", "managed", managed), id: undefined }]),
+        /no-id\.json: urn:pulumi:dev::infra::.*::managed of infra\/dev could not be read \(it has no id\), so what it stands for is unknown: run `pulumi refresh --stack dev` in project infra's folder, then audit again; nothing was deactivated\.\n$/,
+      ],
+      [
+        "malformed",
+        stateOf([stackResource("dev"), hookResource("dev", "managed", managed, { filters: "all" })]),
+        /malformed\.json: .* could not be read \(its filters cannot be read\)/,
+      ],
+      [
+        "pending",
+        stateOf([stackResource("dev"), hookResource("dev", "managed", managed)], {
+          pending_operations: [{ resource: { urn: urnOf("dev", "new-one"), type: TYPE }, type: "creating" }],
+        }),
+        /pending\.json: urn:pulumi:dev::infra::.*::new-one of infra\/dev could not be read \(an interrupted update left an operation on it pending/,
+      ],
+    ];
+    for (const [name, state, message] of cases) {
+      const run = await deactivating(["--state", inputs.writeJson(`${name}.json`, state)]);
+      expect(run.code, name).toBe(2);
+      expect(run.stderr, name).toMatch(message);
+      expect(run.stderr.trimEnd().split("\n"), name).toHaveLength(1);
+      // The report the refusal asks the reader to look at is printed all the same.
+      expect(run.stdout, name).toMatch(/^# Audit\n[\s\S]*Exit code 2\.\n$/);
+      expect(await stage.active(), name).toHaveLength(2);
+    }
+    // An empty export of a named stack: the state of a stack with nothing in it.
+    const { folder, pulumi } = inputs.projectFolder("empty-project");
+    pulumi.config("dev", {});
+    pulumi.state("dev", stateOf([]));
+    const empty = await runCli(
+      [
+        "audit",
+        "--token",
+        HOOKS_TOKEN,
+        "--base-url",
+        stage.sandbox.url,
+        "--stacks",
+        "dev",
+        "--deactivate-orphans",
+        "--yes",
+      ],
+      { cwd: folder },
+    );
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(
+      /^service-pulumi audit --deactivate-orphans: stack dev: the state of infra\/dev holds no Webhook or Domain of organization acme/,
+    );
+    expect(await stage.active()).toHaveLength(2);
+  });
+
+  it("deactivates only the orphans --orphan names, and none past --max-deactivations", async () => {
+    const managed = await createHook("managed");
+    const [first, second] = [await createHook("first"), await createHook("second")];
+    const state = inputs.writeJson(
+      "named.json",
+      stateOf([stackResource("dev"), hookResource("dev", "managed", managed)]),
+    );
+
+    const capped = await deactivating(["--state", state, "--max-deactivations", "1"]);
+    expect(capped.code).toBe(2);
+    expect(capped.stderr).toBe(
+      "service-pulumi audit --deactivate-orphans: 2 orphans would be deactivated, more than --max-deactivations 1: read the report, then name the ones to deactivate with --orphan <uuid>; nothing was deactivated.\n",
+    );
+    const notOrphan = await deactivating(["--state", state, "--orphan", managed]);
+    expect(notOrphan.code).toBe(2);
+    expect(notOrphan.stderr).toBe(
+      `service-pulumi audit --deactivate-orphans: --orphan ${managed} is managed, not orphaned: give only uuids the report lists as orphaned; nothing was deactivated.\n`,
+    );
+    expect((await stage.active()).sort()).toEqual([managed, first, second].sort());
+
+    const named = await deactivating(["--state", state, "--orphan", first, "--max-deactivations", "1"]);
+    expect(named.stderr).toBe(
+      `To deactivate: webhook ${first} of organization acme: ${HOOK}, channel first.\nDeactivated webhook ${first} of organization acme: ${HOOK}, channel first.\n`,
+    );
+    expect((await stage.active()).sort()).toEqual([managed, second].sort());
+    // The orphan left is still a finding.
+    expect(named.code).toBe(1);
+  });
+
+  it("refuses when the listing cannot be matched one to one with the states", async () => {
+    const globex = { organization: { name: "globex" }, user: { username: "acme-alice" } };
+    const answers: Record<string, unknown[]> = {
+      twice: [listedWebhook("u-managed"), listedWebhook("u-orphan"), listedWebhook("u-orphan")],
+      foreign: [listedWebhook("u-managed"), listedWebhook("u-orphan", globex)],
+    };
+    for (const [name, items] of Object.entries(answers)) {
+      const api = await fakeApi(() => ({ items, next_cursor: null }));
+      const state = inputs.writeJson(
+        "listed.json",
+        stateOf([stackResource("dev"), hookResource("dev", "managed", "u-managed")]),
+      );
+      const run = await runCli(
+        [
+          "audit",
+          "--token",
+          HOOKS_TOKEN,
+          "--base-url",
+          api.url,
+          "--state",
+          state,
+          "--deactivate-orphans",
+          "--yes",
+        ],
+        { cwd: inputs.dir },
+      );
+      expect(run.code, name).toBe(2);
+      expect(run.stderr, name).toMatch(
+        name === "twice"
+          ? /the listing of organization acme shows u-orphan twice, so it cannot be matched one to one with the states/
+          : /the listing of organization acme shows u-orphan as organization globex's, so it cannot be matched/,
+      );
+      expect(
+        api.seen.filter((r) => r.path.includes("deactivate")),
+        name,
+      ).toHaveLength(0);
+    }
   });
 });

@@ -6,6 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { hookResource, previewOf, useCliFolder } from "../../helpers/cli-inputs";
 import { runCli } from "../../helpers/cli-io";
 import { HOOKS_TOKEN, OTHER_TOKEN, HOST as STAGE_HOST } from "../../helpers/fixtures";
 import {
@@ -23,7 +24,8 @@ import {
   uuid,
   WEBHOOK_TYPE,
 } from "../../helpers/preview-steps";
-import { type Stage, startStage } from "../../helpers/stage";
+import { scripted } from "../../helpers/scripted-server";
+import { type Stage, startStage, useStage } from "../../helpers/stage";
 
 const HOST = STAGE_HOST;
 /** The review's line for a replace that creates first, with the same secret and with a new one. */
@@ -358,5 +360,125 @@ describe("service-pulumi review --live", () => {
     expect(run.stderr).toBe(
       "infra/dev: its webhooks belong to organization acme, but its token reaches organization globex: give acme's token (--token, the service:token of a stack named with --stacks, or SERVICE_API_TOKEN).\n",
     );
+  });
+});
+
+/**
+ * Review --live on a pull request's preview, which an attacker wrote: no token goes where the preview
+ * points, and no stack that only the preview names has its config read. Each test counts what reached a
+ * capture server and the sandbox.
+ */
+describe("review --live on a hostile preview", () => {
+  const stages = useStage();
+  let stage: Stage;
+  beforeAll(() => {
+    stage = stages.current;
+  });
+  const createHook = (channel: string) => stage.webhookMadeByHand(channel);
+  const inputs = useCliFolder("cli-review-hostile-");
+
+  it("sends no request when the preview names another base URL, whichever way the token is given", async () => {
+    const capture = await scripted(() => ({ items: [], next_cursor: null }));
+    const kept = await createHook("kept");
+    const { folder, pulumi } = inputs.projectFolder("review-project");
+    pulumi.config("dev", {
+      "service:token": { value: HOOKS_TOKEN, secret: true },
+      "service:baseUrl": { value: stage.sandbox.url },
+    });
+    const file = inputs.writeJson(
+      "hostile-base-url.json",
+      previewOf([hookResource("dev", "kept", kept)], {
+        "service:baseUrl": `${capture.url}/`,
+        "service:token": "[secret]",
+      }),
+    );
+    const ways: [string, string[], Record<string, string>][] = [
+      ["the environment", [], { SERVICE_API_TOKEN: HOOKS_TOKEN, SERVICE_BASE_URL: stage.sandbox.url }],
+      ["--token", ["--token", HOOKS_TOKEN, "--base-url", stage.sandbox.url], {}],
+      ["the named stack's config", ["--stacks", "dev"], {}],
+    ];
+    for (const [way, flags, env] of ways) {
+      for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+      const mark = stage.mark();
+      const run = await runCli(["review", "--live", ...flags, join(inputs.dir, file)], { cwd: folder });
+      expect(run.code, way).toBe(2);
+      // From the environment, a line first says that the stack's own token is not read.
+      expect(run.stderr.split("\n").at(-2), way).toBe(
+        `${join(inputs.dir, file)}: the preview of infra/dev sets service:baseUrl to ${capture.url}/, but review sends a token only to the base URL configured here, ${stage.sandbox.url} (${flags.length ? (flags[0] === "--token" ? "--base-url" : "the stack's service:baseUrl") : "SERVICE_BASE_URL"}), and nothing was sent: if the stack does move there, review the change without --live, or give --base-url yourself.`,
+      );
+      expect(capture.seen, way).toHaveLength(0);
+      expect(stage.callsSince(mark), way).toBe(0);
+      for (const name of Object.keys(env)) vi.stubEnv(name, undefined);
+    }
+
+    // Where it names the configured URL, the one listing goes there.
+    const same = inputs.writeJson(
+      "same-base-url.json",
+      previewOf([hookResource("dev", "kept", kept)], { "service:baseUrl": `${stage.sandbox.url}/` }),
+    );
+    const mark = stage.mark();
+    const run = await runCli(["review", "--live", "--stacks", "dev", join(inputs.dir, same)], {
+      cwd: folder,
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(stage.callsSince(mark, "/v2/search/webhooks")).toBe(1);
+    expect(capture.seen).toHaveLength(0);
+  });
+
+  it("reads the config of a stack the operator named, never of one only the preview's URNs name", async () => {
+    const kept = await createHook("kept");
+    const { folder, pulumi } = inputs.projectFolder("urn-project");
+    for (const stack of ["dev", "prod"]) {
+      pulumi.config(stack, {
+        "service:token": { value: HOOKS_TOKEN, secret: true },
+        "service:baseUrl": { value: stage.sandbox.url },
+      });
+    }
+    const prod = inputs.writeJson(
+      "urn-prod.json",
+      previewOf([hookResource("prod", "kept", kept)], { "service:token": "[secret]" }, "prod"),
+    );
+
+    const refused = await runCli(["review", "--live", "--stacks", "dev", join(inputs.dir, prod)], {
+      cwd: folder,
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      "infra/prod: its token is in its stack config, which review reads only for a stack you name: give --stacks prod in project infra's folder (--cwd), --token, or SERVICE_API_TOKEN.\n",
+    );
+    expect(pulumi.calls()).toEqual([
+      ["config", "--show-secrets", "--json", "--stack", "dev", "--non-interactive"],
+    ]);
+
+    const named = await runCli(["review", "--live", "--stack", "prod", join(inputs.dir, prod)], {
+      cwd: folder,
+    });
+    expect(named.stderr).toBe("");
+    expect(named.code).toBe(0);
+    expect(pulumi.calls().at(-1)).toEqual([
+      "config",
+      "--show-secrets",
+      "--json",
+      "--stack",
+      "prod",
+      "--non-interactive",
+    ]);
+  });
+
+  it("knows a webhook whose endpoint the program made secret by its id, and never prints that endpoint", async () => {
+    const hidden = await createHook("hidden");
+    const file = inputs.writeJson(
+      "secret-endpoint.json",
+      previewOf([hookResource("dev", "hidden", hidden, { endpoint: "[secret]" })], {}),
+    );
+    const run = await runCli(
+      ["review", "--live", "--token", HOOKS_TOKEN, "--base-url", stage.sandbox.url, file],
+      { cwd: inputs.dir },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain("none of these stacks knows of");
+    expect(run.stdout).not.toContain(HOOK);
   });
 });

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as fc from "fast-check";
 import MarkdownIt from "markdown-it";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import {
   codeSpan,
   MAX_COMMAND,
@@ -19,6 +19,9 @@ import {
   shellCommand,
   stderrLine,
 } from "../../../provider/cli/untrusted";
+import { hookResource, stackResource, useCliFolder } from "../../helpers/cli-inputs";
+import { runCli } from "../../helpers/cli-io";
+import { HOOKS_TOKEN, HOST } from "../../helpers/fixtures";
 
 const markdown = new MarkdownIt({ html: true, linkify: true });
 
@@ -198,5 +201,27 @@ describe("stderrLine", () => {
     );
     const long = `start ${"x".repeat(3000)} end`;
     expect(stderrLine(long)).toMatch(/^start x+ … x+ end$/);
+  });
+});
+
+describe("a value shown in a report", () => {
+  const inputs = useCliFolder("cli-untrusted-review-");
+
+  it("hides a token inside a value before the value is cut to its shown length", async () => {
+    vi.stubEnv("SERVICE_API_TOKEN", HOOKS_TOKEN);
+    // The token starts 10 characters before the cut at 200: cut first, its start would show.
+    const endpoint = `https://${HOST}/${"a".repeat(190 - HOST.length - 9)}${HOOKS_TOKEN}`;
+    const hook = hookResource("dev", "long", "u-long");
+    const created = { ...hook, inputs: { ...hook.inputs, endpoint }, outputs: { ...hook.outputs, endpoint } };
+    const file = inputs.writeJson("long-endpoint.json", {
+      steps: [
+        { op: "same", urn: stackResource("dev").urn },
+        { op: "create", urn: created.urn, newState: created },
+      ],
+    });
+    const run = await runCli(["review", file], { cwd: inputs.dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("[REDACTED]");
+    expect(run.stdout).not.toContain(HOOKS_TOKEN.slice(0, 8));
   });
 });

@@ -15,7 +15,7 @@ import { registerDomain, startWorld, type World } from "../../helpers/world";
  * The provider plugin's methods (provider/plugin/provider.ts), called as @pulumi/pulumi/provider's server
  * calls them, against the sandbox: the same lifecycles as the dynamic resources, with the engine's secret
  * wrapping on both sides. What only the plugin's process shows (Configure, import reads, old inputs) is in
- * test/provider/plugin/plugin-process.test.ts.
+ * test/provider/plugin/main.test.ts.
  */
 const secret = (value: unknown) => ({ [specialSigKey]: specialSecretSig, value });
 const URN = `urn:pulumi:dev::infra::${webhook.pluginToken}::orders`;

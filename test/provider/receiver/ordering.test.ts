@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   type CounterStore,
   createLambdaHandler,
+  isStale,
   MemoryCounterStore,
   type ReceiveResult,
   receiveDelivery,
@@ -124,5 +125,14 @@ describe("no stale delivery overtakes a newer one in flight", () => {
     expect(await r.receive("a", 2)).toMatchObject({ status: 200, skipped: 1 });
     expect(events).toEqual(["lock a", "get a", "set a=3", "unlock a", "lock a", "get a", "unlock a"]);
     expect(r.handled).toEqual(["a@3"]);
+  });
+});
+
+describe("isStale", () => {
+  it("discards only an update older than the one recorded; the first one is never stale", () => {
+    expect(isStale(1, undefined)).toBe(false);
+    expect(isStale(3, 4)).toBe(true);
+    expect(isStale(4, 4)).toBe(false);
+    expect(isStale(5, 4)).toBe(false);
   });
 });

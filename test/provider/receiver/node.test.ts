@@ -1,4 +1,8 @@
-import { createHmac } from "node:crypto";
+/**
+ * createNodeHandler (provider/receiver/node.ts): a signed delivery's raw body handed over unchanged, the
+ * answers to a bad signature, a malformed body, another method and a body over maxBodyBytes, the
+ * connection kept usable, and bad options refused when it is created.
+ */
 import { EventEmitter } from "node:events";
 import {
   Agent,
@@ -10,171 +14,10 @@ import {
 } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
-import type { LambdaFunctionURLEvent, LambdaFunctionURLResult } from "aws-lambda";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { ConfigurationError } from "../../../provider/errors/index";
-import {
-  type CounterStore,
-  createLambdaHandler,
-  createNodeHandler,
-  type FunctionUrlEvent,
-  type FunctionUrlResult,
-  type NodeHandlerOptions,
-  type ReceiverFailure,
-  receiveDelivery,
-} from "../../../provider/receiver/index";
-import { fingerprintItem } from "../../helpers/delivery-items";
-import { SECRET } from "../../helpers/fixtures";
-
-// The declared event and result stay compatible with @types/aws-lambda, which users' code passes in.
-const _event: FunctionUrlEvent = {} as LambdaFunctionURLEvent;
-const _result: LambdaFunctionURLResult = {} as FunctionUrlResult;
-void [_event, _result];
-
-const sign = (body: string, secret = SECRET) =>
-  `SHA256:${createHmac("sha256", secret).update(body).digest("base64")}`;
-
-const item = fingerprintItem;
-
-const delivery = (...items: ReturnType<typeof item>[]) =>
-  JSON.stringify({ channel: "default", item_count: items.length, items, webhook_uuid: "w-1" });
-
-/** A receiver's options, recording what it was given and told. */
-function recorder(fail: (serviceId: string) => boolean = () => false) {
-  const handled: string[] = [];
-  const failures: ReceiverFailure[] = [];
-  const store = new Map<string, number>();
-  const options = {
-    secrets: [SECRET],
-    store,
-    onFailure: (f: ReceiverFailure) => failures.push(f),
-    handleItem: async (i: { service_id: string; update_counter: number }) => {
-      handled.push(`${i.service_id}@${i.update_counter}`);
-      if (fail(i.service_id)) throw new Error(`cannot store ${i.service_id}`);
-    },
-  };
-  return { handled, failures, store, options };
-}
-
-describe("receiveDelivery", () => {
-  it("passes each fresh item on in order, skips stale ones, and records counters after success", async () => {
-    const r = recorder();
-    r.store.set("b", 5);
-    const raw = delivery(item("a", 1), item("b", 4), item("b", 5), item("c", 2));
-    expect(await receiveDelivery(raw, sign(raw), r.options)).toEqual({
-      status: 200,
-      body: "ok",
-      processed: 3,
-      skipped: 1,
-    });
-    expect(r.handled).toEqual(["a@1", "b@5", "c@2"]);
-    expect(Object.fromEntries(r.store)).toEqual({ a: 1, b: 5, c: 2 });
-  });
-
-  it("passes a redelivery of a processed item on again: an equal counter is not stale", async () => {
-    const r = recorder();
-    const raw = delivery(item("a", 2));
-    for (let i = 0; i < 2; i += 1)
-      expect((await receiveDelivery(raw, sign(raw), r.options)).status).toBe(200);
-    expect(r.handled).toEqual(["a@2", "a@2"]);
-  });
-
-  it("answers 500 when the function throws, stops there, and records only what succeeded", async () => {
-    const r = recorder((id) => id === "b");
-    const raw = delivery(item("a", 1), item("b", 1), item("c", 1));
-    expect(await receiveDelivery(raw, sign(raw), r.options)).toEqual({
-      status: 500,
-      body: "processing failed; deliver again later",
-      processed: 1,
-      skipped: 0,
-    });
-    expect(r.handled).toEqual(["a@1", "b@1"]);
-    expect(Object.fromEntries(r.store)).toEqual({ a: 1 });
-    expect(r.failures).toEqual([
-      {
-        status: 500,
-        error: new Error("cannot store b"),
-        message: expect.stringMatching(
-          /^Item b \(update_counter 1\) of a delivery from webhook w-1 failed: cannot store b\. Answered 500.*1 earlier item/,
-        ),
-      },
-    ]);
-  });
-
-  it("answers 500 when the store fails, before or after processing", async () => {
-    for (const broken of ["get", "set"] as const) {
-      const r = recorder();
-      const store: CounterStore = {
-        get: () => (broken === "get" ? Promise.reject(new Error("table unreachable")) : undefined),
-        set: () => (broken === "set" ? Promise.reject(new Error("table unreachable")) : undefined),
-      };
-      const raw = delivery(item("a", 1));
-      expect(await receiveDelivery(raw, sign(raw), { ...r.options, store })).toMatchObject({ status: 500 });
-      expect(r.failures[0]!.message).toMatch(/table unreachable/);
-    }
-  });
-
-  it("answers 401 and 400 without calling the function, and hides secrets from what it reports", async () => {
-    const r = recorder();
-    const raw = delivery(item("a", 1));
-    expect(await receiveDelivery(raw, sign(raw, "some-other-secret"), r.options)).toMatchObject({
-      status: 401,
-      body: "invalid signature",
-    });
-    const malformed = "{}";
-    expect(await receiveDelivery(malformed, sign(malformed), r.options)).toMatchObject({
-      status: 400,
-      body: "malformed delivery",
-    });
-    expect(r.handled).toEqual([]);
-    expect(r.failures.map((f) => [f.status, f.error?.constructor.name])).toEqual([
-      [401, "InvalidSignatureError"],
-      [400, "MalformedDeliveryError"],
-    ]);
-    // A secret that leaks into the function's error is redacted in the report.
-    const leaky = recorder(() => true);
-    await receiveDelivery(raw, sign(raw), {
-      ...leaky.options,
-      handleItem: () => {
-        throw new Error(`bad key ${SECRET}`);
-      },
-    });
-    expect(leaky.failures[0]!.message).not.toContain(SECRET);
-  });
-
-  it("answers 500 to a delivery it cannot check, such as one read with no secret", async () => {
-    const r = recorder();
-    const raw = delivery(item("a", 1));
-    expect(await receiveDelivery(raw, sign(raw), { ...r.options, secrets: [] })).toEqual({
-      status: 500,
-      body: "receiver failed",
-      processed: 0,
-      skipped: 0,
-    });
-    expect(r.failures).toEqual([
-      {
-        status: 500,
-        error: expect.any(ConfigurationError),
-        message: expect.stringMatching(/at least one secret/),
-      },
-    ]);
-    expect(r.handled).toEqual([]);
-  });
-
-  it("reports to the console unless told otherwise", async () => {
-    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
-      const { onFailure: _, ...options } = recorder().options;
-      const raw = delivery(item("a", 1));
-      await receiveDelivery(raw, "SHA256:", options);
-      expect(spy).toHaveBeenCalledWith(
-        expect.stringMatching(/^Refused a webhook delivery: .*not the canonical base64/),
-      );
-    } finally {
-      spy.mockRestore();
-    }
-  });
-});
+import { createNodeHandler, type NodeHandlerOptions } from "../../../provider/receiver/index";
+import { delivery, fingerprintItem as item, recorder, sign } from "../../helpers/delivery-items";
 
 describe("the Node http handler", () => {
   let server: Server | undefined;
@@ -337,7 +180,6 @@ describe("the Node http handler", () => {
     expect(() => createNodeHandler({ ...options, secrets: [] })).toThrow(ConfigurationError);
     expect(() => createNodeHandler({ ...options, maxBodyBytes: 0 })).toThrow(/maxBodyBytes/);
     expect(() => createNodeHandler({ ...options, apiVersion: "1.3" as "1.4" })).toThrow(/apiVersion "1\.3"/);
-    expect(() => createLambdaHandler({ ...options, secrets: [] })).toThrow(/at least one secret/);
   });
 
   it("refuses options without a function to call or a store to keep counters in", () => {
@@ -353,7 +195,6 @@ describe("the Node http handler", () => {
         new ConfigurationError(needs),
       );
     }
-    expect(() => createLambdaHandler(undefined as unknown as NodeHandlerOptions)).toThrow(ConfigurationError);
   });
 });
 
@@ -443,75 +284,5 @@ describe("the Node http handler, reading the request stream", () => {
       expect([answer.status, answer.body]).toEqual(gone ? [undefined, undefined] : [500, "receiver failed"]);
       expect(r.handled).toEqual([]);
     }
-  });
-});
-
-describe("the Lambda function URL handler", () => {
-  const event = (raw: string, overrides: Partial<FunctionUrlEvent> = {}): FunctionUrlEvent => ({
-    body: raw,
-    isBase64Encoded: false,
-    headers: { "service-signature": sign(raw), "content-type": "application/json" },
-    requestContext: { http: { method: "POST" } },
-    ...overrides,
-  });
-
-  it("verifies the body as sent, plain or base64-encoded, whatever the header's case", async () => {
-    const r = recorder();
-    const handler = createLambdaHandler(r.options);
-    const raw = delivery(item("a", 1));
-    expect(await handler(event(raw))).toEqual({
-      statusCode: 200,
-      headers: { "content-type": "text/plain; charset=utf-8" },
-      body: "ok",
-    });
-    const encoded = event(Buffer.from(raw).toString("base64"), {
-      isBase64Encoded: true,
-      headers: { "Service-Signature": sign(raw) },
-    });
-    expect((await handler(encoded)).statusCode).toBe(200);
-    expect((await handler(event(raw, { requestContext: undefined }))).statusCode).toBe(200);
-    expect((await handler(event(raw, { requestContext: {} }))).statusCode).toBe(200);
-    expect(r.handled).toEqual(["a@1", "a@1", "a@1", "a@1"]);
-  });
-
-  it("reads an event without a body as an empty body, plain or base64", async () => {
-    const r = recorder();
-    const handler = createLambdaHandler(r.options);
-    // Signed, so that the empty body is what gets read: it is then no delivery.
-    const headers = { "service-signature": sign("") };
-    for (const isBase64Encoded of [false, true]) {
-      const answer = await handler({ ...event("", { headers, isBase64Encoded }), body: undefined });
-      expect([answer.statusCode, answer.body]).toEqual([400, "malformed delivery"]);
-    }
-    expect(r.failures.map((f) => f.message)).toEqual([
-      expect.stringMatching(/not UTF-8 JSON/),
-      expect.stringMatching(/not UTF-8 JSON/),
-    ]);
-  });
-
-  it("answers 401, 400, 405 and 500", async () => {
-    const r = recorder(() => true);
-    const handler = createLambdaHandler(r.options);
-    const raw = delivery(item("a", 1));
-    expect((await handler(event(raw, { headers: {} }))).statusCode).toBe(401);
-    expect((await handler({ ...event("[]"), body: undefined })).statusCode).toBe(401);
-    expect((await handler(event("[]"))).statusCode).toBe(400);
-    expect(await handler(event(raw, { requestContext: { http: { method: "GET" } } }))).toEqual({
-      statusCode: 405,
-      headers: { "content-type": "text/plain; charset=utf-8", allow: "POST" },
-      body: "only POST is accepted",
-    });
-    expect((await handler(event(raw))).statusCode).toBe(500);
-    const throwing = createLambdaHandler({
-      ...r.options,
-      onFailure: () => {
-        throw new Error("logger down");
-      },
-    });
-    expect(await throwing(event("[]"))).toEqual({
-      statusCode: 500,
-      headers: { "content-type": "text/plain; charset=utf-8" },
-      body: "receiver failed",
-    });
   });
 });

@@ -1,8 +1,10 @@
 /**
- * Who holds an object, as audit counts it (provider/cli/audit-model.ts): a URN listed twice in one state is
- * one holder (issue 46 found it reported as a conflict between a stack and itself, with advice that would
- * delete its only copy), while two resources of one stack that hold one webhook are a conflict that names
- * each resource. A domain one stack registered and another adopted is shared, not a conflict (issue 42).
+ * What audit makes of the states and the listing (provider/cli/audit-model.ts). Who holds an object: a URN
+ * listed twice in one state is one holder (issue 46 found it reported as a conflict between a stack and
+ * itself, with advice that would delete its only copy), while two resources of one stack that hold one
+ * webhook are a conflict that names each resource. A domain one stack registered and another adopted is
+ * shared, not a conflict (issue 42). A Webhook whose endpoint the program made secret is managed, and its
+ * endpoint is not shown, though the listing shows it.
  */
 import { describe, expect, it } from "vitest";
 import type { Webhook } from "../../../contract/webhooks/types";
@@ -10,6 +12,7 @@ import { auditOrganization } from "../../../provider/cli/audit-model";
 import { auditMarkdown } from "../../../provider/cli/audit-render";
 import { readState } from "../../../provider/cli/state-export";
 import { domainVerification, webhook } from "../../../provider/registry";
+import { envelope } from "../../helpers/cli-inputs";
 
 const UUID = "00000000-0000-4000-8000-000000000001";
 const HOOK = "https://hooks.acme.test/service/events";
@@ -143,5 +146,45 @@ describe("audit of a domain that stacks share", () => {
     expect(domain.status).toBe("conflict");
     expect(domain.next).toMatch(/^each of `infra\/dev` and `infra\/prod` would change or delete it/);
     expect(domain.next).not.toContain("staging");
+  });
+});
+
+describe("audit of a webhook whose endpoint the program made secret", () => {
+  const SECRET_HOOK = "https://hooks.acme.test/service/token-in-the-path";
+
+  it("does not show it, though the listing shows it", () => {
+    const state = readState(
+      "dev.json",
+      JSON.stringify({
+        version: 3,
+        deployment: {
+          resources: [
+            {
+              urn: urnOf("orders"),
+              type: webhook.token,
+              id: "u1",
+              inputs: {
+                endpoint: envelope("AAAA"),
+                channel: "orders",
+                filters: [{ key: "activity.name", value: "authentication" }],
+              },
+              outputs: { webhookUuid: "u1", owner: { organization: "acme" } },
+            },
+          ],
+        },
+      }),
+    );
+    const shown: Webhook = { ...listed, webhook_uuid: "u1", endpoint: { type: "url", value: SECRET_HOOK } };
+    const audit = auditOrganization(
+      {
+        organization: "acme",
+        stacks: [state],
+        webhooks: { items: [shown], requests: 1 },
+        domains: { items: [], requests: 1 },
+      },
+      [state],
+    );
+    expect(audit.webhooks[0]).toMatchObject({ status: "managed", secretEndpoint: true, endpoint: undefined });
+    expect(JSON.stringify(audit)).not.toContain(SECRET_HOOK);
   });
 });

@@ -15,8 +15,8 @@ import { webhookLifecycleOverGrpc } from "../../helpers/webhook-lifecycle";
 import { hookBody, useRegisteredWorld } from "../../helpers/world";
 
 /**
- * The provider plugin as the engine runs it: its entry (plugin/index.js) in a process of its own, spoken
- * to over gRPC. Beyond the lifecycle, these check what @pulumi/pulumi/provider's server would drop and the
+ * The provider plugin as the engine runs it (provider/plugin/main.ts, through its entry plugin/index.js)
+ * in a process of its own, spoken to over gRPC. Beyond the lifecycle, these check what @pulumi/pulumi/provider's server would drop and the
  * plugin reads itself: the configuration Configure sends, a Read with no properties (`pulumi import`), and
  * the stored inputs a Diff carries.
  */

@@ -1,28 +1,24 @@
-import { execFileSync } from "node:child_process";
-import { createHmac } from "node:crypto";
+/**
+ * parseDelivery (provider/receiver/delivery.ts): a signed delivery read into its envelope and typed items
+ * of API 2.0 or 1.4, unknown keys kept, and a bad signature or a body that is no delivery refused with a
+ * typed error that names the cause; then the deliveries the sandbox sends, in each version.
+ */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigurationError, ServiceError } from "../../../provider/errors/index";
 import {
+  type Delivery,
   InvalidSignatureError,
   isAuthentication,
   isFingerprint,
   MalformedDeliveryError,
   parseDelivery,
-  verifySignature,
+  type Snapshot,
 } from "../../../provider/receiver/index";
+import { opensslSignature, sign } from "../../helpers/delivery-items";
 import { SECRET } from "../../helpers/fixtures";
 import { REQUIRED_MEMBERS, withoutMember } from "../../helpers/item-members";
-
-/** The signature as the openssl command line computes it, independently of the package. */
-function opensslSignature(body: string | Buffer, secret: string): string {
-  const digest = execFileSync("openssl", ["dgst", "-sha256", "-hmac", secret, "-binary"], { input: body });
-  return `SHA256:${digest.toString("base64")}`;
-}
-
-/** The signature as node:crypto computes it, for property tests (openssl per case would be slow). */
-const sign = (body: string | Uint8Array, secret: string) =>
-  `SHA256:${createHmac("sha256", secret).update(body).digest("base64")}`;
+import { type ReceiverWorld, startReceiverWorld } from "../../helpers/receiver-server";
 
 const authentication = (overrides: Record<string, unknown> = {}) => ({
   service_id: "auth-1",
@@ -240,31 +236,6 @@ describe("parseDelivery", () => {
 });
 
 describe("properties", () => {
-  const secret = fc.string({ minLength: 16, maxLength: 64 });
-
-  it("a body signed with one of the secrets verifies, and any changed byte does not", () => {
-    fc.assert(
-      fc.property(
-        fc.uint8Array({ minLength: 1, maxLength: 512 }),
-        fc.array(secret, { minLength: 1, maxLength: 3 }),
-        fc.nat(),
-        fc.nat(),
-        (bytes, secrets, pick, at) => {
-          const index = pick % secrets.length;
-          const header = sign(bytes, secrets[index]!);
-          const check = verifySignature(bytes, header, secrets);
-          expect(check).toMatchObject({ valid: true });
-          // Another secret that signs identically (a duplicate) may come first.
-          expect(secrets[(check as { secretIndex: number }).secretIndex]).toBe(secrets[index]);
-          const changed = Uint8Array.from(bytes);
-          const i = at % changed.length;
-          changed[i] = changed[i]! ^ (1 + (at % 255));
-          expect(verifySignature(changed, header, secrets).valid).toBe(false);
-        },
-      ),
-    );
-  });
-
   it("any delivery of well-formed items round-trips, unknown keys and values included", () => {
     const text = fc.string({ maxLength: 12 });
     const extras = fc.dictionary(
@@ -304,5 +275,111 @@ describe("properties", () => {
         expect(() => parseSigned(miscounted)).toThrow(MalformedDeliveryError);
       }),
     );
+  });
+});
+
+const VERSIONS = ["1.4", "2.0"] as const;
+const V2_DELIVERY_DROPS = ["flag_reason_id", "flag_reason_display", "flag_message"];
+
+/** What the webhook host received: the raw body and the signature, as a hand-written receiver sees them. */
+interface Captured {
+  readonly body: Buffer;
+  readonly signature: string;
+}
+
+describe.each(VERSIONS)("API %s deliveries from the sandbox, read by parseDelivery", (version) => {
+  let world: ReceiverWorld;
+  const captured: Captured[] = [];
+
+  beforeEach(async () => {
+    captured.length = 0;
+    world = await startReceiverWorld((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        captured.push({
+          body: Buffer.concat(chunks),
+          signature: req.headers["service-signature"] as string,
+        });
+        res.writeHead(200).end();
+      });
+    });
+  });
+  afterEach(() => world.close());
+
+  const only = (deliveries: Captured[]) => {
+    expect(deliveries).toHaveLength(1);
+    const parsed = parseDelivery(deliveries[0]!.body, deliveries[0]!.signature, [SECRET], {
+      apiVersion: version,
+    });
+    expect(parsed.items).toHaveLength(1);
+    return {
+      delivery: parsed as Delivery<typeof version>,
+      item: parsed.items[0]! as Snapshot<typeof version>,
+    };
+  };
+
+  it("reads authentications in the shape of the version", async () => {
+    const webhookUuid = await world.createWebhook(version, { channel: "orders" });
+    const { service_id } = await world.upsert({
+      kind: "authentication",
+      item: {
+        activity: { form_factor: "lightbox", product_group: "sneakers" },
+        text_fields: { style_code: "DD1391-100", us_size: "10.5" },
+        status: { result: { id: "invalid", final: false, reason: "blurry" } },
+      },
+    });
+    const { delivery, item } = only(captured);
+    expect(delivery).toMatchObject({ webhookUuid, channel: "orders", secretIndex: 0 });
+    expect(item).toMatchObject({
+      service_id,
+      update_counter: 1,
+      activity: { name: "authentication", form_factor: "lightbox" },
+      text_fields: { style_code: "DD1391-100", us_size: "10.5" },
+      status: { flag: null, result: { id: "invalid", final: false, reason: "blurry" } },
+      owner: { organization: { name: "acme" } },
+    });
+    if (version === "2.0") {
+      expect(item).not.toHaveProperty("timestamp");
+      expect(item.status).toHaveProperty("retake");
+      for (const key of V2_DELIVERY_DROPS) expect(item.status).not.toHaveProperty(key);
+    } else {
+      expect(item).toMatchObject({ timestamp: { display: expect.any(String), epoch: expect.any(Number) } });
+      expect(item.status).not.toHaveProperty("retake");
+    }
+  });
+
+  it("reads fingerprints, register and compare, without fingerprint_parent", async () => {
+    await world.createWebhook(version, { filters: [{ key: "activity.name", value: "fingerprint" }] });
+    const parent = await world.upsert({ kind: "fingerprint" });
+    await world.upsert({
+      kind: "fingerprint",
+      item: {
+        activity: { mode: "compare" },
+        status: { result: { id: "match", display: "Match" } },
+        fingerprint_parent: { service_id: parent.service_id },
+      },
+    });
+    expect(captured).toHaveLength(2);
+    const [register, compare] = captured.map((c) => only([c]).item);
+    expect(register).toMatchObject({ activity: { name: "fingerprint", mode: "register" } });
+    expect(compare).toMatchObject({
+      activity: { name: "fingerprint", mode: "compare" },
+      status: { result: { id: "match" } },
+    });
+    expect(compare).not.toHaveProperty("fingerprint_parent");
+    expect("timestamp" in compare!).toBe(version === "1.4");
+  });
+
+  it("names the other version when the receiver is set to the wrong one", async () => {
+    await world.createWebhook(version);
+    await world.upsert({ kind: "authentication" });
+    const other = version === "2.0" ? "1.4" : "2.0";
+    const read = () =>
+      parseDelivery(captured[0]!.body, captured[0]!.signature, [SECRET], { apiVersion: other });
+    expect(read).toThrow(MalformedDeliveryError);
+    // v2 items lack the timestamp of v1.4 items; v1.4 items lack the status.retake of v2 items.
+    const missing = version === "2.0" ? "timestamp" : "status.retake";
+    expect(read).toThrow(new RegExp(`items\\[0\\]\\.${missing}.*pass \\{ apiVersion: "${version}" \\}`));
   });
 });

@@ -1,3 +1,8 @@
+/**
+ * The receiver's entry point, `@service/pulumi/receiver` (provider/receiver/index.ts), as built: loaded in
+ * a Lambda function it brings neither the API client, undici nor @pulumi/pulumi, and its declarations
+ * compile for a consumer with Node's types alone, without reaching zod.
+ */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
