@@ -13,8 +13,8 @@ import { forgetDomains } from "../lifecycle/listings";
 import type { ResourceProps } from "../lifecycle/methods";
 import { confirmGone } from "../lifecycle/ownership";
 import { type Refreshed, refreshAnswer } from "../lifecycle/refresh";
-import { isClaimed } from "../webhook/claims";
-import { activeWebhooks } from "../webhook/wire";
+import { activeWebhooks } from "../webhook/create";
+import { isClaimed } from "../webhook/resource";
 import {
   alreadyRegisteredNotice,
   cancelledWaitError,

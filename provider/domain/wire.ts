@@ -2,7 +2,8 @@ import type { Timestamp } from "../../contract/common-types";
 import type { Domain } from "../../contract/domains/types";
 import type { ServiceClient } from "../client/client";
 import * as Listings from "../lifecycle/listings";
-import { type Owner, ownerOf } from "../webhook/wire";
+import { ownerOf } from "../webhook/create";
+import type { Owner } from "../webhook/resource";
 
 /**
  * The one place where the Domain resources translate the client's wire names of a domain (spec 2.7:

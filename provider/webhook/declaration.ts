@@ -5,10 +5,13 @@
 import { lazyLifecycle } from "../lifecycle/lazy-load";
 import { declareResource } from "../resource-kit/declaration";
 
-/** The Webhook's lifecycle: checks and diffs load plan.ts, the rest loads apply.ts (and the API client). */
+/**
+ * The Webhook's lifecycle: checks and diffs load resource.ts, the rest loads lifecycle.ts (and the API
+ * client).
+ */
 export const webhookLifecycle = lazyLifecycle(
-  () => import("./plan.js"),
-  () => import("./apply.js"),
+  () => import("./resource.js"),
+  () => import("./lifecycle.js"),
 );
 
 /** The Webhook, as the registry lists it. */

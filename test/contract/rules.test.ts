@@ -13,7 +13,7 @@ import { endpointProblem, filtersSchema, webhookCreateBodySchema } from "../../c
 import { Webhook } from "../../contract/webhooks/responses";
 import { ROUTES } from "../../provider/client/routes";
 import { domainRecord } from "../../provider/domain/wire";
-import { ownerOf, webhookRecord } from "../../provider/webhook/wire";
+import { ownerOf, webhookRecord } from "../../provider/webhook/create";
 
 const ENDPOINT = "https://hooks.example.com/events";
 

@@ -4,7 +4,7 @@ import { hostnameProblem } from "../../contract/domains/requests";
 import { controlCharacterProblem, safeString } from "../../contract/text";
 import { API_VERSIONS, VERSION_TRAITS } from "../../contract/versions";
 import { endpointProblem, filtersSchema, secretKeySchema } from "../../contract/webhooks/requests";
-import { check } from "../../provider/webhook/plan";
+import { check } from "../../provider/webhook/resource";
 import { failureOn } from "../helpers/check-failures";
 import { HOST, webhookArgs } from "../helpers/fixtures";
 import { hookBody, useRegisteredWorld } from "../helpers/world";

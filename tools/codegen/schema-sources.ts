@@ -15,7 +15,7 @@ import {
 import { DomainComponentInputs, DomainComponentOutputs } from "../../provider/plugin/domain-component";
 import { FileInputs, FileOutputs } from "../../provider/publishers/verification-file";
 import type * as registry from "../../provider/registry";
-import { WebhookState, webhookInputsSchema } from "../../provider/webhook/schema";
+import { WebhookState, webhookInputsSchema } from "../../provider/webhook/resource";
 import type { EnumDeclaration, EnumValue } from "./pulumi-types";
 
 /** A TypeScript declaration, by file (relative to the package root) and name. */

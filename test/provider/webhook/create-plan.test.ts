@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { credentialKey } from "../../../provider/lifecycle/clients";
-import { createKey, parseInputs, planCreate } from "../../../provider/webhook/create-plan";
+import { createKey, parseInputs, planCreate } from "../../../provider/webhook/create";
 import { HOOKS_TOKEN, HOST, OTHER_TOKEN, SECRET, webhookArgs } from "../../helpers/fixtures";
 import { configureStack } from "../../helpers/runtime";
 

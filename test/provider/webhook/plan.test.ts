@@ -10,9 +10,7 @@ import { credentialsHash } from "../../../provider/lifecycle/credentials-hash";
 import { hashSecret } from "../../../provider/lifecycle/secret-hash";
 import { configureFromStack } from "../../../provider/lifecycle/stack-config";
 import { UNKNOWN } from "../../../provider/lifecycle/unknowns";
-import { hasPending, isClaimed } from "../../../provider/webhook/claims";
-import { check, diff } from "../../../provider/webhook/plan";
-import { identityOf } from "../../../provider/webhook/schema";
+import { check, diff, hasPending, identityOf, isClaimed } from "../../../provider/webhook/resource";
 import { failedFields } from "../../helpers/check-failures";
 
 const SECRET = "whsec-plan-secret-0123456789";

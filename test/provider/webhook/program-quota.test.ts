@@ -7,8 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ProcessContext, setProcessContext } from "../../../provider/context/process";
-import { quotaInput } from "../../../provider/webhook/program-quota";
-import { QUOTA_INPUT, type QuotaInput } from "../../../provider/webhook/schema";
+import { QUOTA_INPUT, type QuotaInput, quotaInput } from "../../../provider/webhook/quota";
 import { HOOKS_TOKEN, OTHER_TOKEN, webhookArgs } from "../../helpers/fixtures";
 import { mockedPulumi, settled } from "../../helpers/mocks";
 

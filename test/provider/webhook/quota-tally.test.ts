@@ -11,8 +11,8 @@ import {
   overQuotaCreateMessage,
   overQuotaMessage,
   replaceAtQuotaMessage,
-} from "../../../provider/webhook/quota-messages";
-import { type Declared, overQuota, QuotaTally } from "../../../provider/webhook/quota-tally";
+} from "../../../provider/webhook/messages";
+import { type Declared, overQuota, QuotaTally } from "../../../provider/webhook/quota";
 
 beforeEach(() => {
   setProcessContext(new ProcessContext());

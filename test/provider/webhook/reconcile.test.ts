@@ -1,21 +1,20 @@
 /**
- * Reconciling a lost webhook create (provider/webhook/reconcile.ts): which listed webhooks it may have
+ * Reconciling a lost webhook create (provider/webhook/create.ts): which listed webhooks it may have
  * made, the window it waits for them, and re-listing until one appears within that window.
  */
 
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ProcessContext, setProcessContext } from "../../../provider/context/process";
 import { activeWebhooks } from "../../../provider/lifecycle/listings";
-import { claim } from "../../../provider/webhook/claims";
+import type { WebhookRecord as ListedWebhook } from "../../../provider/webhook/create";
 import {
   awaitCandidates,
   candidates,
   candidatesIn,
   RECONCILE_ENV,
   reconcileWindowMs,
-} from "../../../provider/webhook/reconcile";
-import { identityOf } from "../../../provider/webhook/schema";
-import type { WebhookRecord as ListedWebhook } from "../../../provider/webhook/wire";
+} from "../../../provider/webhook/create";
+import { claim, identityOf } from "../../../provider/webhook/resource";
 import { clientOf, clock, hook, scripted, useScriptedServers } from "../../helpers/scripted-server";
 
 const ENDPOINT = "https://hooks.example.com/events";

@@ -1,9 +1,12 @@
 /**
- * What `pulumi up`, `refresh` and `destroy` run for a Webhook: create (or adopt), update, read and remove.
- * Creating and settling pending creates live in create.ts.
+ * What `pulumi up`, `refresh`, `destroy` and `import` run for a Webhook: create (or adopt), update, read
+ * and remove. Sending a create and settling a pending one live in create.ts; check and diff, which a
+ * preview runs without the API client, in resource.ts.
  */
 
-import { sameFilters } from "../../contract/webhooks/requests";
+import type { ApiVersion } from "../../contract/versions";
+import { canonicalFilters, sameFilters, toWireFilters } from "../../contract/webhooks/requests";
+import type { ServiceClient } from "../client/client";
 import { InvalidRequestError, NotFoundError } from "../errors/api";
 import { LifecycleError } from "../errors/lifecycle";
 import { AmbiguousRequestError } from "../errors/transport";
@@ -15,23 +18,40 @@ import type { ResourceProps } from "../lifecycle/methods";
 import { confirmGone } from "../lifecycle/ownership";
 import { type Refreshed, refreshAnswer } from "../lifecycle/refresh";
 import { hashSecret } from "../lifecycle/secret-hash";
-import { claim, clearPending, isClaimed, notePending } from "./claims";
-import { createPlanned, owned, removePending, settle } from "./create";
-import { type CreatePlan, parseInputs, planCreate } from "./create-plan";
-import { importWebhook, isImport } from "./import";
+import {
+  activeWebhooks,
+  type CreatePlan,
+  candidates,
+  createPlanned,
+  observed,
+  owned,
+  parseInputs,
+  planCreate,
+  removePending,
+  settle,
+  type WebhookRecord,
+} from "./create";
 import {
   adoptClaimedError,
   adoptMismatchError,
   adoptNotFoundError,
   credentialsChangedError,
   describeExisting,
+  importNotFoundError,
+  overQuotaCreateMessage,
 } from "./messages";
-import { checkedOverQuota } from "./quota-check";
-import { overQuotaCreateMessage } from "./quota-messages";
-import { candidates } from "./reconcile";
-import { identityOf, isPending, type WebhookInputs, type WebhookOutputs, WebhookState } from "./schema";
-import { inputsOf, ownership, refreshed } from "./state";
-import { activeWebhooks } from "./wire";
+import { checkedOverQuota } from "./quota";
+import {
+  claim,
+  clearPending,
+  identityOf,
+  isClaimed,
+  isPending,
+  notePending,
+  type WebhookInputs,
+  type WebhookOutputs,
+  WebhookState,
+} from "./resource";
 
 /** Adopts the active webhook `uuid` for the planned one, once its configuration is seen to match. */
 async function adopt(plan: CreatePlan, uuid: string) {
@@ -50,7 +70,7 @@ async function adopt(plan: CreatePlan, uuid: string) {
 
 /**
  * Creates the webhook, or adopts the one named by adoptWebhookUuid: the inputs are parsed and planned
- * once (create-plan.ts), then the plan is acted on.
+ * once (see planCreate), then the plan is acted on.
  */
 export async function create(props: ResourceProps): Promise<{ id: string; outs: WebhookOutputs }> {
   const inputs = parseInputs(props);
@@ -106,7 +126,7 @@ const pickCommon = (news: ResourceProps) => ({
  * Refresh. The webhook is there while it is in the active listing (one listing serves every webhook of
  * the credentials). One that is missing is reported gone only when the credentials in use could see it.
  * A pending webhook is settled if exactly one candidate appeared; otherwise it stays pending. With no
- * state at all, this is `pulumi import` of the webhook whose uuid is `id` (see import.ts).
+ * state at all, this is `pulumi import` of the webhook whose uuid is `id` (see importWebhook).
  */
 export async function read(id: string, props: ResourceProps): Promise<Refreshed | Record<string, never>> {
   if (isImport(props)) return importWebhook(id);
@@ -167,4 +187,65 @@ export async function remove(id: string, props: ResourceProps): Promise<void> {
   } finally {
     forgetWebhooks(client);
   }
+}
+
+/** The inputs a refreshed state implies (everything but what the service assigns and the hashes). */
+export function inputsOf(state: WebhookState): ResourceProps {
+  const {
+    webhookUuid: _id,
+    owner: _owner,
+    createTime: _time,
+    secretKeyHash: _hash,
+    credentialsHash: _credentials,
+    pendingSince: _since,
+    claimedElsewhere: _claimed,
+    ...inputs
+  } = state;
+  return inputs;
+}
+
+export function refreshed(old: WebhookState, hook: WebhookRecord, client: ServiceClient): WebhookOutputs {
+  const { pendingSince: _since, claimedElsewhere: _claimed, ...rest } = old;
+  return {
+    ...rest,
+    webhookUuid: hook.webhookUuid,
+    endpoint: hook.endpoint,
+    channel: hook.channel,
+    filters: toWireFilters(canonicalFilters(hook.filters)),
+    owner: hook.owner,
+    createTime: hook.createTime?.display ?? old.createTime,
+    // These credentials see the webhook.
+    credentialsHash: recordedCredentials(client.options, old.credentialsHash),
+  };
+}
+
+export const ownership = (state: WebhookState) => ({
+  organization: state.owner?.organization,
+  credentialsHash: state.credentialsHash,
+});
+
+/*
+
+ * `pulumi import service:index:Webhook <name> <webhook_uuid>`: the engine asks the provider plugin to read
+ * a webhook it knows only by id. The service answers everything but the secret key, which it never returns,
+ * so the state it leaves has no secret hash: the secret the program gives next is taken as the webhook's own
+ * (see WebhookState.secretKeyHash), and the inputs it answers lack `secretKey`, which the program must add.
+ */
+
+/** Whether `props` is the empty state of an import rather than a Webhook's stored state. */
+export function isImport(props: Record<string, unknown>): boolean {
+  return props.endpoint === undefined && props.webhookUuid === undefined && props.pendingSince === undefined;
+}
+
+/** The state and inputs of the active webhook `uuid`, read with the provider's own credentials. */
+export async function importWebhook(uuid: string) {
+  const client = clientFor({});
+  const hook = (await activeWebhooks(client, { fresh: true })).find((w) => w.webhookUuid === uuid);
+  if (!hook) throw importNotFoundError(uuid);
+  claim(uuid);
+  const outs = observed(hook, client.apiVersion, client);
+  // The API version is the provider's default, which a program that sets none also gets: left out of
+  // the inputs, so that the code `pulumi import` prints carries only what the webhook is.
+  const { apiVersion: _version, ...inputs } = inputsOf(outs);
+  return { id: uuid, props: outs, inputs };
 }
