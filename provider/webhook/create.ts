@@ -13,7 +13,7 @@ import { join } from "node:path";
 import type { Timestamp, WireOwner } from "../../contract/common-types";
 import { MAX_ACTIVE_WEBHOOKS } from "../../contract/limits";
 import { type ApiVersion, isApiVersion } from "../../contract/versions";
-import { canonicalFilters, toWireFilters } from "../../contract/webhooks/requests";
+import { canonicalFilters, sameFilters, toWireFilters } from "../../contract/webhooks/requests";
 import type { Webhook, WebhookCreateBody, WireFilter } from "../../contract/webhooks/types";
 import type { ServiceClient } from "../client/client";
 import { engineIsGone } from "../context/engine-cancel";
@@ -24,7 +24,6 @@ import { requestWords } from "../errors/base";
 import { LifecycleError, PendingCreateError } from "../errors/lifecycle";
 import { AmbiguousRequestError } from "../errors/transport";
 import { clientFor, credentialKey } from "../lifecycle/clients";
-import { withCommonMembers } from "../lifecycle/common-members";
 import { credentialsHash } from "../lifecycle/credentials-hash";
 import * as Listings from "../lifecycle/listings";
 import { forgetWebhooks } from "../lifecycle/listings";
@@ -33,6 +32,9 @@ import { hashSecret } from "../lifecycle/secret-hash";
 import { schemaOf } from "../settings/schema-kit";
 import { SETTINGS, textOf } from "../settings/table";
 import {
+  adoptClaimedError,
+  adoptMismatchError,
+  adoptNotFoundError,
   domainNotRegisteredError,
   identicalPendingError,
   inputRefusedError,
@@ -51,6 +53,7 @@ import {
   notePending,
   type Owner,
   PENDING_ID_PREFIX,
+  recordedInputs,
   sameIdentity,
   type WebhookIdentity,
   type WebhookInputs,
@@ -176,19 +179,17 @@ export function observed(hook: WebhookRecord, apiVersion: ApiVersion, client: Se
   };
 }
 
+/** What state records of a webhook created or adopted from `inputs`, as the service showed it. */
 export function outputsFor(
   hook: WebhookRecord,
   inputs: WebhookInputs,
   client: ServiceClient,
 ): WebhookOutputs {
-  return withCommonMembers<WebhookOutputs>(
-    {
-      ...observed(hook, inputs.apiVersion, client),
-      secretKeyHash: hashSecret(inputs.secretKey),
-      ...(inputs.adoptWebhookUuid ? { adoptWebhookUuid: inputs.adoptWebhookUuid } : {}),
-    },
-    inputs,
-  );
+  return {
+    ...recordedInputs(inputs),
+    ...observed(hook, inputs.apiVersion, client),
+    secretKeyHash: hashSecret(inputs.secretKey),
+  };
 }
 
 /** The state of a pending webhook: its configuration, when the create was sent, and `__provider`. */
@@ -198,20 +199,11 @@ function pendingState(
   claimedElsewhere: readonly string[],
 ): ResourceProps {
   return {
-    ...withCommonMembers(
-      {
-        endpoint: inputs.endpoint,
-        channel: inputs.channel,
-        filters: inputs.filters,
-        apiVersion: inputs.apiVersion,
-        secretKeyHash: hashSecret(inputs.secretKey),
-        credentialsHash: credentialsHash(client.options),
-        pendingSince,
-        claimedElsewhere: [...new Set(claimedElsewhere)],
-        ...(inputs.adoptWebhookUuid ? { adoptWebhookUuid: inputs.adoptWebhookUuid } : {}),
-      },
-      inputs,
-    ),
+    ...recordedInputs(inputs),
+    secretKeyHash: hashSecret(inputs.secretKey),
+    credentialsHash: credentialsHash(client.options),
+    pendingSince,
+    claimedElsewhere: [...new Set(claimedElsewhere)],
     // The engine keeps these properties as the resource's state; later calls need the provider in it.
     __provider: provider,
   };
@@ -405,10 +397,35 @@ interface Attempt {
 }
 
 /**
+ * Creates the webhook of `inputs`, or adopts the one named by adoptWebhookUuid: the inputs are planned
+ * once, then the plan is acted on. `provider` is the `__provider` the engine passed with them.
+ */
+export function createWebhook(inputs: WebhookInputs, provider: unknown) {
+  const plan = planCreate(inputs, provider);
+  if (inputs.adoptWebhookUuid !== undefined) return adopt(plan, inputs.adoptWebhookUuid);
+  return createPlanned(plan);
+}
+
+/** Adopts the active webhook `uuid` for the planned one, once its configuration is seen to match. */
+async function adopt(plan: CreatePlan, uuid: string) {
+  const { client, inputs } = plan;
+  const hook = (await activeWebhooks(client, { fresh: true })).find((w) => w.webhookUuid === uuid);
+  if (!hook) throw adoptNotFoundError(uuid);
+  if (isClaimed(uuid)) throw adoptClaimedError(uuid);
+  const problems = [
+    hook.endpoint !== inputs.endpoint ? `endpoint is ${hook.endpoint}, not ${inputs.endpoint}` : undefined,
+    hook.channel !== inputs.channel ? `channel is ${hook.channel}, not ${inputs.channel}` : undefined,
+    !sameFilters(hook.filters, inputs.filters) ? `filters are ${JSON.stringify(hook.filters)}` : undefined,
+  ].filter((p): p is string => p !== undefined);
+  if (problems.length > 0) throw adoptMismatchError(uuid, problems);
+  return owned(hook, plan);
+}
+
+/**
  * Creates the planned webhook. Creates of webhooks the service could not tell apart run one at a time,
  * and none starts while such a create is pending.
  */
-export function createPlanned(plan: CreatePlan) {
+function createPlanned(plan: CreatePlan) {
   return exclusively(plan.key, async () => {
     if (hasPending(plan.identity)) throw identicalPendingError(plan.identity);
     return createOnce(plan, {});

@@ -19,8 +19,8 @@ export const webhook = declareResource({
   key: "webhook",
   type: "Webhook",
   policy: "webhook",
-  // The secret key is stored only as a salted hash, itself secret, as are the credentials' hash and the
-  // resource's own credentials.
+  // What resource.ts's fields say is secret (WEBHOOK_SECRETS), spelled out because the registry loads no
+  // zod before a first check; test/provider/webhook/declaration.test.ts holds the two together.
   secrets: {
     inputs: ["secretKey", "connection"],
     outputs: ["secretKeyHash", "connection", "credentialsHash"],

@@ -4,8 +4,7 @@
  * preview runs without the API client, in resource.ts.
  */
 
-import type { ApiVersion } from "../../contract/versions";
-import { canonicalFilters, sameFilters, toWireFilters } from "../../contract/webhooks/requests";
+import { canonicalFilters, toWireFilters } from "../../contract/webhooks/requests";
 import type { ServiceClient } from "../client/client";
 import { InvalidRequestError, NotFoundError } from "../errors/api";
 import { LifecycleError } from "../errors/lifecycle";
@@ -20,21 +19,15 @@ import { type Refreshed, refreshAnswer } from "../lifecycle/refresh";
 import { hashSecret } from "../lifecycle/secret-hash";
 import {
   activeWebhooks,
-  type CreatePlan,
   candidates,
-  createPlanned,
+  createWebhook,
   observed,
-  owned,
   parseInputs,
-  planCreate,
   removePending,
   settle,
   type WebhookRecord,
 } from "./create";
 import {
-  adoptClaimedError,
-  adoptMismatchError,
-  adoptNotFoundError,
   credentialsChangedError,
   describeExisting,
   importNotFoundError,
@@ -45,41 +38,24 @@ import {
   claim,
   clearPending,
   identityOf,
-  isClaimed,
   isPending,
   notePending,
+  recordedInputs,
   type WebhookInputs,
   type WebhookOutputs,
   WebhookState,
 } from "./resource";
 
-/** Adopts the active webhook `uuid` for the planned one, once its configuration is seen to match. */
-async function adopt(plan: CreatePlan, uuid: string) {
-  const { client, inputs } = plan;
-  const hook = (await activeWebhooks(client, { fresh: true })).find((w) => w.webhookUuid === uuid);
-  if (!hook) throw adoptNotFoundError(uuid);
-  if (isClaimed(uuid)) throw adoptClaimedError(uuid);
-  const problems = [
-    hook.endpoint !== inputs.endpoint ? `endpoint is ${hook.endpoint}, not ${inputs.endpoint}` : undefined,
-    hook.channel !== inputs.channel ? `channel is ${hook.channel}, not ${inputs.channel}` : undefined,
-    !sameFilters(hook.filters, inputs.filters) ? `filters are ${JSON.stringify(hook.filters)}` : undefined,
-  ].filter((p): p is string => p !== undefined);
-  if (problems.length > 0) throw adoptMismatchError(uuid, problems);
-  return owned(hook, plan);
-}
-
 /**
- * Creates the webhook, or adopts the one named by adoptWebhookUuid: the inputs are parsed and planned
- * once (see planCreate), then the plan is acted on.
+ * Creates the webhook, or adopts the one named by adoptWebhookUuid, from its parsed inputs, unless the
+ * organization's Webhooks are over the quota.
  */
 export async function create(props: ResourceProps): Promise<{ id: string; outs: WebhookOutputs }> {
   const inputs = parseInputs(props);
   // Only `pulumi up --skip-preview` gets here with too many: otherwise the preview's check stopped it.
   const over = checkedOverQuota(inputs.connection);
   if (over) throw new LifecycleError("quota_reached", overQuotaCreateMessage(over.names.length));
-  const plan = planCreate(inputs, props.__provider);
-  if (inputs.adoptWebhookUuid !== undefined) return adopt(plan, inputs.adoptWebhookUuid);
-  return createPlanned(plan);
+  return createWebhook(inputs, props.__provider);
 }
 
 /**
@@ -142,12 +118,12 @@ export async function read(id: string, props: ResourceProps): Promise<Refreshed 
     const found = await candidates(search);
     if (found.length !== 1) {
       notePending(search.identity);
-      return refreshAnswer(id, props, old, () => inputsOf(old));
+      return refreshAnswer(id, props, old, () => recordedInputs(old));
     }
     claim(found[0]!.webhookUuid);
     clearPending(search.identity);
     const outs = refreshed(old, found[0]!, client);
-    return { id: outs.webhookUuid, props: outs, inputs: inputsOf(outs) };
+    return { id: outs.webhookUuid, props: outs, inputs: recordedInputs(outs) };
   }
   const uuid = old.webhookUuid ?? id;
   const hook = (await activeWebhooks(client)).find((w) => w.webhookUuid === uuid);
@@ -157,7 +133,7 @@ export async function read(id: string, props: ResourceProps): Promise<Refreshed 
   }
   claim(uuid);
   const outs = refreshed(old, hook, client);
-  return refreshAnswer(uuid, props, outs, () => inputsOf(outs));
+  return refreshAnswer(uuid, props, outs, () => recordedInputs(outs));
 }
 
 /**
@@ -187,21 +163,6 @@ export async function remove(id: string, props: ResourceProps): Promise<void> {
   } finally {
     forgetWebhooks(client);
   }
-}
-
-/** The inputs a refreshed state implies (everything but what the service assigns and the hashes). */
-export function inputsOf(state: WebhookState): ResourceProps {
-  const {
-    webhookUuid: _id,
-    owner: _owner,
-    createTime: _time,
-    secretKeyHash: _hash,
-    credentialsHash: _credentials,
-    pendingSince: _since,
-    claimedElsewhere: _claimed,
-    ...inputs
-  } = state;
-  return inputs;
 }
 
 export function refreshed(old: WebhookState, hook: WebhookRecord, client: ServiceClient): WebhookOutputs {
@@ -246,6 +207,6 @@ export async function importWebhook(uuid: string) {
   const outs = observed(hook, client.apiVersion, client);
   // The API version is the provider's default, which a program that sets none also gets: left out of
   // the inputs, so that the code `pulumi import` prints carries only what the webhook is.
-  const { apiVersion: _version, ...inputs } = inputsOf(outs);
+  const { apiVersion: _version, ...inputs } = recordedInputs(outs);
   return { id: uuid, props: outs, inputs };
 }

@@ -151,6 +151,22 @@ export const HASHED = hashedInputs(INPUTS);
 export const WEBHOOK_FIELD_ADVICE = fieldAdvice(INPUTS);
 /** Members whose rules depend on the API version; left unchecked while the version is unknown. */
 export const VERSIONED_MEMBERS: readonly string[] = fieldsWhere(INPUTS, (facts) => facts.versioned);
+/**
+ * The inputs state keeps as they are given: every input that state declares, but for the secret it keeps
+ * only hashed. A refresh answers them as the inputs that its state implies.
+ */
+export const RECORDED_INPUTS: readonly string[] = Object.keys(INPUTS.shape).filter(
+  (key) => key in WebhookState.shape && !(key in HASHED),
+);
+
+/** The recorded inputs among `source` (inputs, or a state), those it gives. */
+export function recordedInputs(source: object): ResourceProps {
+  const given = Object.entries(source).filter(
+    ([key, value]) => RECORDED_INPUTS.includes(key) && value !== undefined,
+  );
+  return Object.fromEntries(given);
+}
+
 /** The members of state a Webhook publishes as outputs, given or not. */
 const OUTPUTS = fieldsWhere(WebhookState, (facts) => facts.output);
 

@@ -14,8 +14,9 @@ import {
 } from "../../provider/domain/schema";
 import { DomainComponentInputs, DomainComponentOutputs } from "../../provider/plugin/domain-component";
 import { FileInputs, FileOutputs } from "../../provider/publishers/verification-file";
-import type * as registry from "../../provider/registry";
-import { WebhookState, webhookInputsSchema } from "../../provider/webhook/resource";
+import * as registry from "../../provider/registry";
+import type { SecretProperties } from "../../provider/resource-kit/declaration";
+import { WEBHOOK_SECRETS, WebhookState, webhookInputsSchema } from "../../provider/webhook/resource";
 import type { EnumDeclaration, EnumValue } from "./pulumi-types";
 
 /** A TypeScript declaration, by file (relative to the package root) and name. */
@@ -34,6 +35,8 @@ export interface Shape {
   readonly args: DocSource;
   /** The class that documents the resource and its outputs. */
   readonly resource: DocSource;
+  /** Which inputs and outputs the schema marks secret. */
+  readonly secrets: SecretProperties;
 }
 
 /** A resource whose inputs interface and class are declared in one `file`. */
@@ -43,7 +46,8 @@ const shape = (
   file: string,
   args: string,
   resource: string,
-): Shape => ({ inputs, outputs, args: { file, name: args }, resource: { file, name: resource } });
+  secrets: SecretProperties,
+): Shape => ({ inputs, outputs, args: { file, name: args }, resource: { file, name: resource }, secrets });
 
 /** Every resource of the registry. */
 export const RESOURCE_SHAPES = {
@@ -53,6 +57,7 @@ export const RESOURCE_SHAPES = {
     "provider/webhook/resource.ts",
     "WebhookArgs",
     "Webhook",
+    WEBHOOK_SECRETS,
   ),
   domainRegistration: shape(
     RegistrationInputs,
@@ -60,6 +65,7 @@ export const RESOURCE_SHAPES = {
     "provider/domain/resource.ts",
     "DomainRegistrationArgs",
     "DomainRegistration",
+    registry.domainRegistration.secrets,
   ),
   domainVerification: shape(
     VerificationInputs,
@@ -67,6 +73,7 @@ export const RESOURCE_SHAPES = {
     "provider/domain/resource.ts",
     "DomainVerificationArgs",
     "DomainVerification",
+    registry.domainVerification.secrets,
   ),
   verificationFile: shape(
     FileInputs,
@@ -74,6 +81,7 @@ export const RESOURCE_SHAPES = {
     "provider/publishers/directory.ts",
     "VerificationFileArgs",
     "VerificationFile",
+    registry.verificationFile.secrets,
   ),
 } satisfies Record<keyof typeof registry, Shape>;
 
@@ -83,6 +91,8 @@ export const DOMAIN_SHAPE: Shape = {
   outputs: DomainComponentOutputs,
   args: { file: "provider/plugin/domain-component.ts", name: "DomainComponentArgs" },
   resource: { file: "provider/domain/component.ts", name: "Domain" },
+  // The component passes its inputs to its steps: what is secret there is secret here.
+  secrets: { inputs: registry.domainVerification.secrets.inputs, outputs: [] },
 };
 
 /** Every file the documentation is read from. */
