@@ -382,7 +382,7 @@ function exclusively<T>(key: CreateKey, task: () => Promise<T>): Promise<T> {
 }
 
 /** The planned webhook's answer once `hook` is known to be it, claimed for it. */
-export function owned(hook: WebhookRecord, plan: CreatePlan) {
+function owned(hook: WebhookRecord, plan: CreatePlan) {
   claim(hook.webhookUuid);
   clearPending(plan.identity);
   return { id: hook.webhookUuid, outs: outputsFor(hook, plan.inputs, plan.client) };
