@@ -7,11 +7,13 @@ import type { z } from "zod";
 import { LANGUAGES, type Language } from "../../contract/languages";
 import { API_VERSIONS, type ApiVersion } from "../../contract/versions";
 import {
+  REGISTRATION_SECRETS,
   RegistrationInputs,
   RegistrationOutputs,
+  VERIFICATION_SECRETS,
   VerificationInputs,
   VerificationOutputs,
-} from "../../provider/domain/schema";
+} from "../../provider/domain/resource";
 import { DomainComponentInputs, DomainComponentOutputs } from "../../provider/plugin/domain-component";
 import { FileInputs, FileOutputs } from "../../provider/publishers/verification-file";
 import * as registry from "../../provider/registry";
@@ -65,7 +67,7 @@ export const RESOURCE_SHAPES = {
     "provider/domain/resource.ts",
     "DomainRegistrationArgs",
     "DomainRegistration",
-    registry.domainRegistration.secrets,
+    REGISTRATION_SECRETS,
   ),
   domainVerification: shape(
     VerificationInputs,
@@ -73,7 +75,7 @@ export const RESOURCE_SHAPES = {
     "provider/domain/resource.ts",
     "DomainVerificationArgs",
     "DomainVerification",
-    registry.domainVerification.secrets,
+    VERIFICATION_SECRETS,
   ),
   verificationFile: shape(
     FileInputs,
@@ -92,7 +94,7 @@ export const DOMAIN_SHAPE: Shape = {
   args: { file: "provider/plugin/domain-component.ts", name: "DomainComponentArgs" },
   resource: { file: "provider/domain/component.ts", name: "Domain" },
   // The component passes its inputs to its steps: what is secret there is secret here.
-  secrets: { inputs: registry.domainVerification.secrets.inputs, outputs: [] },
+  secrets: { inputs: VERIFICATION_SECRETS.inputs, outputs: [] },
 };
 
 /** Every file the documentation is read from. */
