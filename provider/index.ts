@@ -8,7 +8,7 @@ export {
   type DomainRegistrationArgs,
   DomainVerification,
   type DomainVerificationArgs,
-} from "./domain/resource";
+} from "./domain/steps";
 export { directoryPublisher, VerificationFile, type VerificationFileArgs } from "./publishers/directory";
 export type { Publisher, PublisherOptions, VerificationFileSpec } from "./publishers/publisher";
 export {
@@ -19,4 +19,4 @@ export {
   verificationCacheBehavior,
 } from "./publishers/s3";
 export * from "./receiver/index";
-export { Webhook, type WebhookArgs, type WebhookFilter } from "./webhook/resource";
+export { Webhook, type WebhookArgs, type WebhookFilter } from "./webhook/webhook";

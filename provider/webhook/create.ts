@@ -53,7 +53,7 @@ import {
   notePending,
   type Owner,
   PENDING_ID_PREFIX,
-  recordedInputs,
+  RECORDED_INPUTS,
   sameIdentity,
   type WebhookIdentity,
   type WebhookInputs,
@@ -177,6 +177,14 @@ export function observed(hook: WebhookRecord, apiVersion: ApiVersion, client: Se
     apiVersion,
     credentialsHash: credentialsHash(client.options),
   };
+}
+
+/** The recorded inputs among `source` (inputs, or a state), those it gives. */
+export function recordedInputs(source: object): ResourceProps {
+  const given = Object.entries(source).filter(
+    ([key, value]) => RECORDED_INPUTS.includes(key) && value !== undefined,
+  );
+  return Object.fromEntries(given);
 }
 
 /** What state records of a webhook created or adopted from `inputs`, as the service showed it. */

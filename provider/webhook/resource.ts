@@ -1,11 +1,4 @@
-/**
- * The Webhook, declared once: its inputs and its state as zod objects whose fields say what they are
- * (resource-kit/fields.ts), what the lifecycle and the schema read from them, the identity the service
- * tells webhooks apart by, and the resource class a TypeScript program declares.
- */
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { AcceptLanguage, ConnectionInput } from "../../contract/common-types";
 import { ApiVersionSchema } from "../../contract/connection";
 import { memoize } from "../../contract/memo";
 import { safeString } from "../../contract/text";
@@ -35,11 +28,8 @@ import {
   inputKinds,
   secretsOf,
 } from "../resource-kit/fields";
-import { withSecretConnection } from "../resource-kit/options";
-import { dynamicResourceArgs } from "../resource-kit/stored-provider";
-import { webhook } from "./declaration";
 import { MISSING_SECRET_KEY } from "./messages";
-import { QUOTA_INPUT, type QuotaInput, type QuotaWarning, quotaFindings, quotaInput } from "./quota";
+import { QUOTA_INPUT, type QuotaInput, type QuotaWarning, quotaFindings } from "./quota";
 
 /**
  * A Webhook's inputs after `check`: validated, defaults applied, filters in canonical order and form.
@@ -159,16 +149,8 @@ export const RECORDED_INPUTS: readonly string[] = Object.keys(INPUTS.shape).filt
   (key) => key in WebhookState.shape && !(key in HASHED),
 );
 
-/** The recorded inputs among `source` (inputs, or a state), those it gives. */
-export function recordedInputs(source: object): ResourceProps {
-  const given = Object.entries(source).filter(
-    ([key, value]) => RECORDED_INPUTS.includes(key) && value !== undefined,
-  );
-  return Object.fromEntries(given);
-}
-
 /** The members of state a Webhook publishes as outputs, given or not. */
-const OUTPUTS = fieldsWhere(WebhookState, (facts) => facts.output);
+export const OUTPUTS: readonly string[] = fieldsWhere(WebhookState, (facts) => facts.output);
 
 /** What makes two webhooks indistinguishable to the service: endpoint, channel and filters. */
 export interface WebhookIdentity {
@@ -376,95 +358,5 @@ async function credentialsMoved(old: WebhookState, news: ResourceProps): Promise
   } catch {
     // No usable credentials at all: the update or create that follows says so.
     return false;
-  }
-}
-
-/** One filter of a Webhook: a key and one value or several. */
-export interface WebhookFilter {
-  /** `activity.name` (required once), `activity.form_factor` or `owner.user.username`. */
-  readonly key: "activity.name" | "activity.form_factor" | "owner.user.username" | (string & {});
-  /** One value; the same as a one-element `values`. */
-  readonly value?: string;
-  /** Several values: a session matching any of them is delivered. */
-  readonly values?: string[];
-}
-
-/** The inputs of a Webhook. Every one of them but `acceptLanguage` and `connection` replaces the webhook when it changes. */
-export interface WebhookArgs {
-  /** HTTPS URL on a domain registered to the organization (no query or fragment on API 2.0). */
-  readonly endpoint: pulumi.Input<string>;
-  /** HMAC key for Service-Signature: 16 to 256 characters on 2.0, at least 20 on 1.4. Stored only as a salted hash. */
-  readonly secretKey: pulumi.Input<string>;
-  /** Must include activity.name (authentication or fingerprint); order and value/values form do not matter. */
-  readonly filters: pulumi.Input<pulumi.Input<WebhookFilter>[]>;
-  /** Echoed on every delivery; default "default". */
-  readonly channel?: pulumi.Input<string>;
-  /** "2.0" (default) or "1.4". */
-  readonly apiVersion?: pulumi.Input<ApiVersion>;
-  /** Display language of the service's answers; default from service:acceptLanguage, else "en". */
-  readonly acceptLanguage?: pulumi.Input<AcceptLanguage>;
-  /** Credentials for this resource only, ahead of the stack config and the environment. Stored as a secret. */
-  readonly connection?: pulumi.Input<ConnectionInput>;
-  /** Take over this existing active webhook instead of creating one (stands in for `pulumi import`). */
-  readonly adoptWebhookUuid?: pulumi.Input<string>;
-}
-
-/**
- * A Service webhook. Every change to endpoint, filters, channel, secret or apiVersion replaces it;
- * deleting it deactivates it.
- */
-export class Webhook extends pulumi.CustomResource {
-  /** The service's webhook_uuid (also the resource id, except while a create's outcome is still unknown). */
-  declare readonly webhookUuid: pulumi.Output<string>;
-  /** The HTTPS URL deliveries go to, as the service recorded it. */
-  declare readonly endpoint: pulumi.Output<string>;
-  /** Echoed on every delivery. */
-  declare readonly channel: pulumi.Output<string>;
-  /** The filters in canonical order: `value` for one value, `values` for several. */
-  declare readonly filters: pulumi.Output<
-    {
-      /** The filter's key, such as `activity.name`. */
-      key: string;
-      /** The one value, when the filter has one. */
-      value?: string;
-      /** The values, sorted, when the filter has several. */
-      values?: string[];
-    }[]
-  >;
-  /** The organization and user that own the webhook. */
-  declare readonly owner: pulumi.Output<{
-    /** The organization's name. */
-    organization: string;
-    /** The user who created the webhook; "" when the service did not say. */
-    username: string;
-  }>;
-  /** When the service created it (display form, UTC). */
-  declare readonly createTime: pulumi.Output<string>;
-  /** The API generation it was created with. */
-  declare readonly apiVersion: pulumi.Output<ApiVersion>;
-
-  /**
-   * @param name - The resource's name: its identity in the stack. Renaming it replaces the webhook
-   *   unless you give `aliases`.
-   * @param args - The webhook's configuration.
-   * @param opts - Resource options. `deleteBeforeReplace: true` frees the quota slot before a replacement.
-   */
-  constructor(name: string, args: WebhookArgs, opts: pulumi.CustomResourceOptions = {}) {
-    super(
-      ...dynamicResourceArgs(
-        webhook,
-        name,
-        {
-          // Declared outputs: each is an output only if its key is here, given or not.
-          ...Object.fromEntries(OUTPUTS.map((key) => [key, undefined])),
-          ...withSecretConnection(args),
-          secretKey: pulumi.secret(args.secretKey),
-          // Counted with the program's other Webhooks before any is registered (quota.ts).
-          [QUOTA_INPUT]: quotaInput(name, args.connection, opts),
-        },
-        opts,
-        WEBHOOK_SECRETS,
-      ),
-    );
   }
 }

@@ -12,7 +12,7 @@ import { controlCharacterProblem, safeString } from "../../contract/text";
 import { endpointProblem, filtersSchema, webhookCreateBodySchema } from "../../contract/webhooks/requests";
 import { Webhook } from "../../contract/webhooks/responses";
 import { ROUTES } from "../../provider/client/routes";
-import { domainRecord } from "../../provider/domain/lifecycle";
+import { domainRecord } from "../../provider/domain/wire";
 import { ownerOf, webhookRecord } from "../../provider/webhook/create";
 
 const ENDPOINT = "https://hooks.example.com/events";

@@ -56,7 +56,7 @@ export const RESOURCE_SHAPES = {
   webhook: shape(
     webhookInputsSchema("2.0"),
     WebhookState,
-    "provider/webhook/resource.ts",
+    "provider/webhook/webhook.ts",
     "WebhookArgs",
     "Webhook",
     WEBHOOK_SECRETS,
@@ -64,7 +64,7 @@ export const RESOURCE_SHAPES = {
   domainRegistration: shape(
     RegistrationInputs,
     RegistrationOutputs,
-    "provider/domain/resource.ts",
+    "provider/domain/steps.ts",
     "DomainRegistrationArgs",
     "DomainRegistration",
     REGISTRATION_SECRETS,
@@ -72,7 +72,7 @@ export const RESOURCE_SHAPES = {
   domainVerification: shape(
     VerificationInputs,
     VerificationOutputs,
-    "provider/domain/resource.ts",
+    "provider/domain/steps.ts",
     "DomainVerificationArgs",
     "DomainVerification",
     VERIFICATION_SECRETS,
