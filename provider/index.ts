@@ -8,7 +8,7 @@ export {
   type DomainRegistrationArgs,
   DomainVerification,
   type DomainVerificationArgs,
-} from "./domain/resource";
+} from "./domain/steps";
 export { directoryPublisher, VerificationFile, type VerificationFileArgs } from "./publishers/directory";
 export type { Publisher, PublisherOptions, VerificationFileSpec } from "./publishers/publisher";
 export {
@@ -21,4 +21,4 @@ export {
 export * from "./receiver/index";
 export { SecretRotation, type SecretRotationArgs } from "./receiver/rotation";
 export type { RotationStep } from "./receiver/rotation-step";
-export { Webhook, type WebhookArgs, type WebhookFilter } from "./webhook/resource";
+export { Webhook, type WebhookArgs, type WebhookFilter } from "./webhook/webhook";

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { inEnglish } from "../../contract/issues";
 import { DOMAIN_COMPONENT_TYPE } from "../domain/declaration";
 import { domainVerification, webhook } from "../registry";
-import { PENDING_ID_PREFIX } from "../webhook/claims";
+import { PENDING_ID_PREFIX } from "../webhook/resource";
 import type { UrnParts } from "./urn";
 
 /**

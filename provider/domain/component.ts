@@ -7,7 +7,7 @@ import {
   type DomainRegistrationArgs,
   DomainVerification,
   type DomainVerificationArgs,
-} from "./resource";
+} from "./steps";
 
 /** Inputs of the Domain component. */
 export interface DomainArgs {

@@ -1,7 +1,7 @@
 import { describeObservation, type Observation } from "../../contract/domains/verification-check";
 import { optionSetting, spellProperty } from "../context/program-language";
 import { LifecycleError } from "../errors/lifecycle";
-import type { WebhookRecord } from "../webhook/wire";
+import type { WebhookRecord } from "../webhook/create";
 
 /** Every failure the domain flow reports, worded once: the object, the cause and the next step. */
 

@@ -4,11 +4,7 @@
  * use the same credentials.
  */
 
-import { connection, type InputKinds, language } from "./input-comparison";
 import type { ResourceProps } from "./methods";
-
-/** How every resource's diff compares its common members: by meaning (see input-comparison.ts). */
-export const COMMON_INPUTS: InputKinds = { connection, acceptLanguage: language };
 
 /** `base` with its common members replaced by those of `news` (absent ones dropped). */
 export function withCommonMembers<T extends object>(base: T, news: ResourceProps): T {

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { spellProperty } from "../context/program-language";
 import { buildDomain, type DomainArgs, type DomainSteps } from "../domain/component";
 import { DOMAIN_COMPONENT_TYPE, domainRegistration, domainVerification } from "../domain/declaration";
-import { RegistrationOutputs, VerificationInputs, VerificationOutputs } from "../domain/schema";
+import { RegistrationOutputs, VerificationInputs, VerificationOutputs } from "../domain/resource";
 import { verificationFile } from "../publishers/declaration";
 import type { Publisher } from "../publishers/publisher";
 import { pluginResource } from "./plugin-resources";

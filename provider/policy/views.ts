@@ -6,7 +6,7 @@ import { DOMAIN_COMPONENT_TYPE } from "../domain/declaration";
 import { containsUnknown } from "../lifecycle/unknowns";
 import * as registry from "../registry";
 import type { DeclaredResource, PolicyRole } from "../resource-kit/declaration";
-import { VERSIONED_MEMBERS, type WebhookInputs, webhookInputsSchema } from "../webhook/schema";
+import { VERSIONED_MEMBERS, type WebhookInputs, webhookInputsSchema } from "../webhook/resource";
 
 /**
  * Reads this package's resources out of the list an analyzer gets: which resources are ours (by type

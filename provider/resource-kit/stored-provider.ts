@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CONTRACT, contractNeededMessage } from "./contract";
-import type { DeclaredResource } from "./declaration";
+import type { DeclaredResource, SecretProperties } from "./declaration";
 import { withSecretOutputs } from "./options";
 
 /**
@@ -32,18 +32,20 @@ export function storedProviderText(key: string): string {
  * What one of this package's dynamic resource classes passes to `pulumi.CustomResource`, as
  * `pulumi.dynamic.Resource` would register it: the type's `pulumi-nodejs:dynamic` token, the name, `props`
  * with `storedProviderText` as `__provider` rather than a serialized closure (which also spares the
- * program loading Pulumi's closure serializer), and the options with the type's secret outputs added.
+ * program loading Pulumi's closure serializer), and the options with the type's secret outputs added
+ * (`secrets`, as the resource's declaration derives them).
  */
 export function dynamicResourceArgs(
   declared: DeclaredResource,
   name: string,
   props: pulumi.Inputs,
   opts: pulumi.CustomResourceOptions,
+  secrets: SecretProperties = declared.secrets,
 ): [string, string, pulumi.Inputs, pulumi.CustomResourceOptions] {
   return [
     declared.token,
     name,
     { ...props, __provider: storedProviderText(declared.key) },
-    withSecretOutputs(opts, declared.secrets.outputs),
+    withSecretOutputs(opts, secrets.outputs),
   ];
 }

@@ -1,24 +1,40 @@
 /**
- * Creating a webhook, which the service cannot make idempotent. A create is sent once; when its answer is
- * lost, the active listing shows whether it landed, and if that cannot tell, the resource is kept in state
- * as pending so that the next run settles it instead of creating a second webhook.
+ * Creating a webhook, which the service cannot make idempotent. A create is planned once from its parsed
+ * inputs, then sent once; when its response is lost, the active listing shows whether it landed, and if
+ * that cannot tell, the resource is kept in state as pending so that the next run settles it instead of
+ * creating a second webhook. Here too: the one place that reads the client's wire names of a webhook, and
+ * the notes that let a rerun find a create an ended process sent.
  */
 
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { Timestamp, WireOwner } from "../../contract/common-types";
 import { MAX_ACTIVE_WEBHOOKS } from "../../contract/limits";
+import { type ApiVersion, isApiVersion } from "../../contract/versions";
+import { canonicalFilters, sameFilters, toWireFilters } from "../../contract/webhooks/requests";
+import type { Webhook, WebhookCreateBody, WireFilter } from "../../contract/webhooks/types";
 import type { ServiceClient } from "../client/client";
+import { engineIsGone } from "../context/engine-cancel";
 import { KeyedLock } from "../context/keyed-lock";
 import { contextKey, processContext } from "../context/process";
 import { ConflictError, InvalidRequestError } from "../errors/api";
 import { requestWords } from "../errors/base";
 import { LifecycleError, PendingCreateError } from "../errors/lifecycle";
 import { AmbiguousRequestError } from "../errors/transport";
+import { clientFor, credentialKey } from "../lifecycle/clients";
+import { credentialsHash } from "../lifecycle/credentials-hash";
+import * as Listings from "../lifecycle/listings";
 import { forgetWebhooks } from "../lifecycle/listings";
 import type { ResourceProps } from "../lifecycle/methods";
-import { forgetAttempt, interruptedAttempt, noteAttempt } from "./attempts";
-import { claim, claimedUuids, clearPending, hasPending, notePending, PENDING_ID_PREFIX } from "./claims";
-import { type CreateKey, type CreatePlan, createKey, parseInputs, planCreate } from "./create-plan";
+import { hashSecret } from "../lifecycle/secret-hash";
+import { schemaOf } from "../settings/schema-kit";
+import { SETTINGS, textOf } from "../settings/table";
 import {
+  adoptClaimedError,
+  adoptMismatchError,
+  adoptNotFoundError,
   domainNotRegisteredError,
   identicalPendingError,
   inputRefusedError,
@@ -27,10 +43,344 @@ import {
   reconcileConflictMessage,
   serviceRefusal,
 } from "./messages";
-import { awaitCandidates, candidates, reconcileWindowMs } from "./reconcile";
-import { identityOf, type WebhookIdentity, type WebhookOutputs, type WebhookState } from "./schema";
-import { outputsFor, pendingState } from "./state";
-import { activeWebhooks, registeredHostnames, type WebhookRecord, webhookRecord } from "./wire";
+import {
+  claim,
+  claimedUuids,
+  clearPending,
+  hasPending,
+  identityOf,
+  isClaimed,
+  notePending,
+  type Owner,
+  PENDING_ID_PREFIX,
+  RECORDED_INPUTS,
+  sameIdentity,
+  type WebhookIdentity,
+  type WebhookInputs,
+  type WebhookOutputs,
+  type WebhookState,
+  webhookInputsSchema,
+} from "./resource";
+
+/*
+ * The client's webhooks. Here the resource translates the client's wire names (spec 2.6: `webhook_uuid`,
+ * `endpoint: {type, value}`, `webhook_owner`, `create_time` or `create_timestamp`) into the camelCase the
+ * resource's code, outputs and state use. Nothing else under webhook/ reads a wire name of a webhook.
+ */
+
+/** A webhook as the Webhook resource works with it, in one model for both API generations. */
+export interface WebhookRecord {
+  /** The service's `webhook_uuid`. */
+  readonly webhookUuid: string;
+  /** Echoed on every delivery; "default" unless set. */
+  readonly channel: string;
+  /** The HTTPS URL deliveries are posted to (`endpoint.value`). */
+  readonly endpoint: string;
+  /** The filters as the service sent them, in its order and value/values form. */
+  readonly filters: WireFilter[];
+  /** Who created it; empty names when the service did not say. */
+  readonly owner: Owner;
+  /** `create_time` (v2) or `create_timestamp` (v1.4). */
+  readonly createTime: Timestamp | undefined;
+}
+
+/** `webhook_owner` or `domain_owner` as the resources output it; empty names when the service did not say. */
+export function ownerOf(owner: WireOwner | undefined): Owner {
+  return { organization: owner?.organization.name ?? "", username: owner?.user?.username ?? "" };
+}
+
+/** A webhook of the client, as the resource works with it. */
+export function webhookRecord(hook: Webhook): WebhookRecord {
+  return {
+    webhookUuid: hook.webhook_uuid,
+    channel: hook.channel,
+    endpoint: hook.endpoint.value,
+    filters: hook.filters,
+    owner: ownerOf(hook.webhook_owner),
+    createTime: hook.create_time ?? hook.create_timestamp,
+  };
+}
+
+/** The organization's active webhooks (the process's shared listing), as the resource works with them. */
+export async function activeWebhooks(client: ServiceClient, options: { fresh?: boolean } = {}) {
+  return (await Listings.activeWebhooks(client, options)).map(webhookRecord);
+}
+
+/** The create body of the client for a Webhook's inputs. */
+function createBody(inputs: WebhookInputs): WebhookCreateBody {
+  return {
+    endpoint: { type: "url", value: inputs.endpoint },
+    secret_key: inputs.secretKey,
+    channel: inputs.channel,
+    filters: inputs.filters,
+  };
+}
+
+/** The hostnames of the organization's registered domains (`domain_name`), which a webhook's endpoint must use. */
+async function registeredHostnames(client: ServiceClient, options: { fresh?: boolean } = {}) {
+  return (await Listings.registeredDomains(client, options)).map((domain) => domain.domain_name);
+}
+
+/** A Webhook's checked inputs, parsed with the rules of their API version. */
+export function parseInputs(props: ResourceProps): WebhookInputs {
+  return webhookInputsSchema(isApiVersion(props.apiVersion) ? props.apiVersion : "2.0").parse(props);
+}
+
+/**
+ * What tells creates apart that the service could not: the same credentials and the same identity. Creates
+ * with equal keys run one at a time and share an attempt note.
+ */
+export interface CreateKey {
+  /** The service and credentials (`credentialKey`). */
+  readonly credentials: string;
+  /** The identity, as JSON. */
+  readonly identity: string;
+}
+
+/** The key of creates of `identity` through `client`. */
+export function createKey(client: ServiceClient, identity: WebhookIdentity): CreateKey {
+  return { credentials: credentialKey(client), identity: JSON.stringify(identity) };
+}
+
+/** Everything a create of one Webhook acts on, derived once from its inputs. */
+export interface CreatePlan {
+  /** The checked inputs, parsed. */
+  readonly inputs: WebhookInputs;
+  /** The client of the inputs' connection, or of the stack's settings. */
+  readonly client: ServiceClient;
+  /** Endpoint, channel and filters: what the service tells webhooks apart by, and what messages name. */
+  readonly identity: WebhookIdentity;
+  /** The body of the create request. */
+  readonly body: WebhookCreateBody;
+  /** The key of the create's lock and of its attempt note. */
+  readonly key: CreateKey;
+  /** The engine's `__provider`, which a pending webhook's state keeps. */
+  readonly provider: unknown;
+}
+
+/** The plan of a create of `inputs`; `provider` is the `__provider` the engine passed with them. */
+export function planCreate(inputs: WebhookInputs, provider: unknown): CreatePlan {
+  const client = clientFor(inputs);
+  const identity = identityOf(inputs);
+  return { inputs, client, identity, body: createBody(inputs), key: createKey(client, identity), provider };
+}
+
+/** What state records of a webhook the service showed through `client`, spoken to in `apiVersion`. */
+export function observed(hook: WebhookRecord, apiVersion: ApiVersion, client: ServiceClient): WebhookOutputs {
+  return {
+    webhookUuid: hook.webhookUuid,
+    endpoint: hook.endpoint,
+    channel: hook.channel,
+    filters: toWireFilters(canonicalFilters(hook.filters)),
+    owner: hook.owner,
+    createTime: hook.createTime?.display,
+    apiVersion,
+    credentialsHash: credentialsHash(client.options),
+  };
+}
+
+/** The recorded inputs among `source` (inputs, or a state), those it gives. */
+export function recordedInputs(source: object): ResourceProps {
+  const given = Object.entries(source).filter(
+    ([key, value]) => RECORDED_INPUTS.includes(key) && value !== undefined,
+  );
+  return Object.fromEntries(given);
+}
+
+/** What state records of a webhook created or adopted from `inputs`, as the service showed it. */
+export function outputsFor(
+  hook: WebhookRecord,
+  inputs: WebhookInputs,
+  client: ServiceClient,
+): WebhookOutputs {
+  return {
+    ...recordedInputs(inputs),
+    ...observed(hook, inputs.apiVersion, client),
+    secretKeyHash: hashSecret(inputs.secretKey),
+  };
+}
+
+/** The state of a pending webhook: its configuration, when the create was sent, and `__provider`. */
+function pendingState(
+  { inputs, client, provider }: CreatePlan,
+  pendingSince: string,
+  claimedElsewhere: readonly string[],
+): ResourceProps {
+  return {
+    ...recordedInputs(inputs),
+    secretKeyHash: hashSecret(inputs.secretKey),
+    credentialsHash: credentialsHash(client.options),
+    pendingSince,
+    claimedElsewhere: [...new Set(claimedElsewhere)],
+    // The engine keeps these properties as the resource's state; later calls need the provider in it.
+    __provider: provider,
+  };
+}
+
+/*
+ * Creates that a provider process sent and never saw through, kept on disk beside Pulumi's own files.
+ *
+ * Why: a second Ctrl-C (or a killed CI job) ends `pulumi up` while a create is in flight. The engine
+ * records only a pending operation, and the next `pulumi up` asks the provider to create the resource
+ * again, with nothing that says it is a retry. The first create may have landed; creating again would
+ * leave a webhook that no state knows of, delivering events and holding one of the organization's ten
+ * slots. So each create is noted here before it is sent and forgotten once its outcome is known (recorded
+ * in state either way); a note left by a process that is gone means the next create of the same
+ * configuration first looks for the webhook that attempt may have made.
+ *
+ * The notes live under $PULUMI_HOME (default ~/.pulumi), so they help a rerun on the same machine; a
+ * rerun elsewhere finds none and behaves as before.
+ */
+
+/** A note older than this is taken as settled some other way (a person cleaned up), and dropped. */
+const NOTE_TTL_MS = 24 * 60 * 60 * 1000;
+
+interface AttemptNote {
+  /** When the create was sent, on the service's clock (epoch ms). */
+  readonly since: number;
+  /** The provider process that sent it. */
+  readonly pid: number;
+}
+
+function notesDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.PULUMI_HOME || join(homedir(), ".pulumi"), "service-pulumi", "create-attempts");
+}
+
+/** One file per organization's credentials and configuration; it names neither (a hash does). */
+function noteFile(key: CreateKey): string {
+  const name = createHash("sha256").update(key.credentials).update(key.identity).digest("hex");
+  return join(notesDir(), `${name}.json`);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * The note of an earlier create of this configuration whose process ended before it knew the outcome.
+ * A note of a process still running is another run's create in flight, not an interrupted one.
+ */
+function interruptedAttempt(key: CreateKey, now: number): AttemptNote | undefined {
+  let note: AttemptNote;
+  try {
+    note = JSON.parse(readFileSync(noteFile(key), "utf8")) as AttemptNote;
+  } catch {
+    return undefined;
+  }
+  if (now - note.since > NOTE_TTL_MS) {
+    forgetAttempt(key);
+    return undefined;
+  }
+  return note.pid !== process.pid && !isRunning(note.pid) ? note : undefined;
+}
+
+/** Notes a create about to be sent; an earlier interrupted attempt's time is kept, being the earliest. */
+function noteAttempt(key: CreateKey, since: number): void {
+  try {
+    mkdirSync(notesDir(), { recursive: true, mode: 0o700 });
+    writeFileSync(noteFile(key), JSON.stringify({ since, pid: process.pid } satisfies AttemptNote));
+  } catch {
+    // A read-only home costs only this protection, never the create.
+  }
+}
+
+/** Forgets the note once the outcome is known (created, refused, or kept pending in state). */
+function forgetAttempt(key: CreateKey): void {
+  // With the engine gone, the outcome never reaches state: the next run must find the note and reconcile.
+  if (engineIsGone()) return;
+  rmSync(noteFile(key), { force: true });
+}
+
+/*
+ * Finding out what a create whose response was lost did. The service has no idempotency key and cannot tell
+ * two webhooks with the same endpoint, channel and filters apart, so the only evidence is the active
+ * listing: a matching webhook that appeared after the create was sent, and that no other resource stands
+ * for, is this one's.
+ */
+
+/** The Date header has whole seconds, and the service stamps the create somewhere inside the request. */
+const CLOCK_MARGIN_MS = 2_000;
+
+export interface Search {
+  readonly client: ServiceClient;
+  readonly identity: WebhookIdentity;
+  /** When the create was sent, on the service's clock. */
+  readonly since: number;
+  /** Webhooks known to belong to other resources. */
+  readonly exclude: readonly string[];
+}
+
+/** Matching webhooks that appeared since the attempt and no other resource stands for. */
+export function candidatesIn(
+  listed: readonly WebhookRecord[],
+  search: Omit<Search, "client">,
+): WebhookRecord[] {
+  return listed.filter((hook) => {
+    if (isClaimed(hook.webhookUuid) || search.exclude.includes(hook.webhookUuid)) return false;
+    if (!sameIdentity(identityOf(hook), search.identity)) return false;
+    const created = hook.createTime === undefined ? undefined : hook.createTime.epoch * 1000;
+    return created === undefined || created >= search.since - CLOCK_MARGIN_MS;
+  });
+}
+
+/** The candidates in a fresh listing. */
+export async function candidates(search: Search): Promise<WebhookRecord[]> {
+  return candidatesIn(await activeWebhooks(search.client, { fresh: true }), search);
+}
+
+/** The service-clock time of a local moment, using the offset the client's answers have shown. */
+function serviceTime(client: ServiceClient, localMs: number): number {
+  return client.serverNow() - (processContext().clock.now() - localMs);
+}
+
+/**
+ * Re-lists until a candidate appears or `windowMs` has passed, at growing intervals: a create the service
+ * applies late (after the client's timeout) shows up here rather than as a duplicate on the next run.
+ * Undefined when no listing succeeded at all.
+ */
+export async function awaitCandidates(
+  search: Omit<Search, "since"> & { readonly sentAtLocal: number; readonly since?: number },
+  windowMs: number,
+): Promise<{ found: WebhookRecord[] | undefined; since: number }> {
+  const { clock } = processContext();
+  const deadline = clock.now() + windowMs;
+  let found: WebhookRecord[] | undefined;
+  let since = search.since ?? serviceTime(search.client, search.sentAtLocal);
+  for (let pause = 1_000; ; pause *= 2) {
+    try {
+      const listed = await activeWebhooks(search.client, { fresh: true });
+      // Each answer refines the service's clock offset; the time kept is what later runs compare with.
+      since = search.since ?? serviceTime(search.client, search.sentAtLocal);
+      found = candidatesIn(listed, { ...search, since });
+    } catch {
+      // The listing failed too: the outcome stays unknown until one succeeds.
+    }
+    const left = deadline - clock.now();
+    if ((found && found.length > 0) || left <= 0) return { found, since };
+    await clock.sleep(Math.min(pause, left));
+  }
+}
+
+const { reconcile: RECONCILE } = SETTINGS;
+
+/** Environment variable: seconds to re-list after a create whose answer was lost (default 30). */
+export const RECONCILE_ENV = RECONCILE.env;
+
+/**
+ * How long to re-list after an ambiguous create. A lost answer (timeout, dropped connection) may belong to
+ * a request the service is still working on, so it gets the whole window; an answered 5xx means the
+ * service has finished with the request, so a short look suffices.
+ */
+export function reconcileWindowMs(answered: boolean): number {
+  const configured = schemaOf(RECONCILE).safeParse(textOf(process.env[RECONCILE_ENV]));
+  const window = (configured.success ? configured.data : RECONCILE.default) * 1000;
+  return answered ? Math.min(window, 5_000) : window;
+}
 
 const CREATE_LOCK = contextKey("webhook create lock", () => new KeyedLock());
 
@@ -40,7 +390,7 @@ function exclusively<T>(key: CreateKey, task: () => Promise<T>): Promise<T> {
 }
 
 /** The planned webhook's answer once `hook` is known to be it, claimed for it. */
-export function owned(hook: WebhookRecord, plan: CreatePlan) {
+function owned(hook: WebhookRecord, plan: CreatePlan) {
   claim(hook.webhookUuid);
   clearPending(plan.identity);
   return { id: hook.webhookUuid, outs: outputsFor(hook, plan.inputs, plan.client) };
@@ -55,10 +405,35 @@ interface Attempt {
 }
 
 /**
+ * Creates the webhook of `inputs`, or adopts the one named by adoptWebhookUuid: the inputs are planned
+ * once, then the plan is acted on. `provider` is the `__provider` the engine passed with them.
+ */
+export function createWebhook(inputs: WebhookInputs, provider: unknown) {
+  const plan = planCreate(inputs, provider);
+  if (inputs.adoptWebhookUuid !== undefined) return adopt(plan, inputs.adoptWebhookUuid);
+  return createPlanned(plan);
+}
+
+/** Adopts the active webhook `uuid` for the planned one, once its configuration is seen to match. */
+async function adopt(plan: CreatePlan, uuid: string) {
+  const { client, inputs } = plan;
+  const hook = (await activeWebhooks(client, { fresh: true })).find((w) => w.webhookUuid === uuid);
+  if (!hook) throw adoptNotFoundError(uuid);
+  if (isClaimed(uuid)) throw adoptClaimedError(uuid);
+  const problems = [
+    hook.endpoint !== inputs.endpoint ? `endpoint is ${hook.endpoint}, not ${inputs.endpoint}` : undefined,
+    hook.channel !== inputs.channel ? `channel is ${hook.channel}, not ${inputs.channel}` : undefined,
+    !sameFilters(hook.filters, inputs.filters) ? `filters are ${JSON.stringify(hook.filters)}` : undefined,
+  ].filter((p): p is string => p !== undefined);
+  if (problems.length > 0) throw adoptMismatchError(uuid, problems);
+  return owned(hook, plan);
+}
+
+/**
  * Creates the planned webhook. Creates of webhooks the service could not tell apart run one at a time,
  * and none starts while such a create is pending.
  */
-export function createPlanned(plan: CreatePlan) {
+function createPlanned(plan: CreatePlan) {
   return exclusively(plan.key, async () => {
     if (hasPending(plan.identity)) throw identicalPendingError(plan.identity);
     return createOnce(plan, {});

@@ -5,10 +5,13 @@
 import { lazyLifecycle } from "../lifecycle/lazy-load";
 import { declareResource } from "../resource-kit/declaration";
 
-/** The Webhook's lifecycle: checks and diffs load plan.ts, the rest loads apply.ts (and the API client). */
+/**
+ * The Webhook's lifecycle: checks and diffs load resource.ts, the rest loads lifecycle.ts (and the API
+ * client).
+ */
 export const webhookLifecycle = lazyLifecycle(
-  () => import("./plan.js"),
-  () => import("./apply.js"),
+  () => import("./resource.js"),
+  () => import("./lifecycle.js"),
 );
 
 /** The Webhook, as the registry lists it. */
@@ -16,8 +19,8 @@ export const webhook = declareResource({
   key: "webhook",
   type: "Webhook",
   policy: "webhook",
-  // The secret key is stored only as a salted hash, itself secret, as are the credentials' hash and the
-  // resource's own credentials.
+  // What resource.ts's fields say is secret (WEBHOOK_SECRETS), spelled out because the registry loads no
+  // zod before a first check; test/provider/webhook/declaration.test.ts holds the two together.
   secrets: {
     inputs: ["secretKey", "connection"],
     outputs: ["secretKeyHash", "connection", "credentialsHash"],

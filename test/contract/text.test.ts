@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { hostnameProblem } from "../../contract/domains/requests";
 import { controlCharacterProblem, safeString } from "../../contract/text";
 import { endpointProblem, secretKeySchema } from "../../contract/webhooks/requests";
-import { check } from "../../provider/webhook/plan";
+import { check } from "../../provider/webhook/resource";
 import { endpoint, hostname, version } from "../helpers/arbitraries";
 import { failureOn } from "../helpers/check-failures";
 import { HOST, webhookArgs } from "../helpers/fixtures";

@@ -5,7 +5,7 @@
  * webhook is deleted is stopped at preview, and goes through once the Webhook sets deleteBeforeReplace.
  */
 import { expect, it } from "vitest";
-import { QUOTA_INPUT } from "../../provider/webhook/schema";
+import { QUOTA_INPUT } from "../../provider/webhook/quota";
 import { describeUnderEngine, webhooksIn } from "../helpers/engine";
 import { devStack, expectOneActivePerResource, useStage } from "../helpers/stage";
 

@@ -9,7 +9,7 @@
  * - after a downgrade to a runtime whose contract is older than the stack's, refresh and destroy get the
  *   sentence, not a TypeError.
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { CONTRACT, contractNeededMessage } from "../../provider/resource-kit/contract";
@@ -173,8 +173,11 @@ describeUnderEngine("under pnpm, the package only as a dependency of the project
  * must apply exactly once, so a change of the bundle's shape fails here rather than testing nothing.
  */
 function downgradeRuntime(consumer: Consumer): () => void {
-  const file = join(consumer.dir, "node_modules/@service/pulumi/dist/runtime/index.js");
-  const built = readFileSync(file, "utf8");
+  // The bundle keeps a module that lazily loaded lifecycles share in a chunk of its own: each edit goes
+  // to the one file of the runtime that holds its pattern.
+  const dir = join(consumer.dir, "node_modules/@service/pulumi/dist/runtime");
+  const files = readdirSync(dir).filter((name) => name.endsWith(".js"));
+  const built = new Map(files.map((name) => [name, readFileSync(join(dir, name), "utf8")]));
   const older = CONTRACT - 1;
   const edits: [RegExp, string][] = [
     [new RegExp(`\\bconst CONTRACT = ${CONTRACT};`, "g"), `const CONTRACT = ${older};`],
@@ -184,13 +187,21 @@ function downgradeRuntime(consumer: Consumer): () => void {
       `const CONTRACT_VERSIONS = $1new Map([[${older}, "<0.1.0"]]);`,
     ],
   ];
-  let downgraded = built;
+  const downgraded = new Map(built);
   for (const [pattern, replacement] of edits) {
-    expect(built.match(pattern), `${pattern} in the built runtime`).toHaveLength(1);
-    downgraded = downgraded.replace(pattern, replacement);
+    const holders = [...built].filter(([, text]) => text.match(pattern) !== null);
+    expect(
+      holders.map(([name, text]) => [name, text.match(pattern)?.length]),
+      `${pattern} in the built runtime`,
+    ).toHaveLength(1);
+    expect(holders[0]![1].match(pattern)).toHaveLength(1);
+    const name = holders[0]![0];
+    downgraded.set(name, downgraded.get(name)!.replace(pattern, replacement));
   }
-  writeFileSync(file, downgraded);
-  return () => writeFileSync(file, built);
+  for (const [name, text] of downgraded) if (text !== built.get(name)) writeFileSync(join(dir, name), text);
+  return () => {
+    for (const [name, text] of built) writeFileSync(join(dir, name), text);
+  };
 }
 
 describeUnderEngine("a stack downgraded to a runtime whose contract is older than its state's", () => {

@@ -7,15 +7,18 @@ import type { z } from "zod";
 import { LANGUAGES, type Language } from "../../contract/languages";
 import { API_VERSIONS, type ApiVersion } from "../../contract/versions";
 import {
+  REGISTRATION_SECRETS,
   RegistrationInputs,
   RegistrationOutputs,
+  VERIFICATION_SECRETS,
   VerificationInputs,
   VerificationOutputs,
-} from "../../provider/domain/schema";
+} from "../../provider/domain/resource";
 import { DomainComponentInputs, DomainComponentOutputs } from "../../provider/plugin/domain-component";
 import { FileInputs, FileOutputs } from "../../provider/publishers/verification-file";
-import type * as registry from "../../provider/registry";
-import { WebhookState, webhookInputsSchema } from "../../provider/webhook/schema";
+import * as registry from "../../provider/registry";
+import type { SecretProperties } from "../../provider/resource-kit/declaration";
+import { WEBHOOK_SECRETS, WebhookState, webhookInputsSchema } from "../../provider/webhook/resource";
 import type { EnumDeclaration, EnumValue } from "./pulumi-types";
 
 /** A TypeScript declaration, by file (relative to the package root) and name. */
@@ -34,6 +37,8 @@ export interface Shape {
   readonly args: DocSource;
   /** The class that documents the resource and its outputs. */
   readonly resource: DocSource;
+  /** Which inputs and outputs the schema marks secret. */
+  readonly secrets: SecretProperties;
 }
 
 /** A resource whose inputs interface and class are declared in one `file`. */
@@ -43,30 +48,34 @@ const shape = (
   file: string,
   args: string,
   resource: string,
-): Shape => ({ inputs, outputs, args: { file, name: args }, resource: { file, name: resource } });
+  secrets: SecretProperties,
+): Shape => ({ inputs, outputs, args: { file, name: args }, resource: { file, name: resource }, secrets });
 
 /** Every resource of the registry. */
 export const RESOURCE_SHAPES = {
   webhook: shape(
     webhookInputsSchema("2.0"),
     WebhookState,
-    "provider/webhook/resource.ts",
+    "provider/webhook/webhook.ts",
     "WebhookArgs",
     "Webhook",
+    WEBHOOK_SECRETS,
   ),
   domainRegistration: shape(
     RegistrationInputs,
     RegistrationOutputs,
-    "provider/domain/resource.ts",
+    "provider/domain/steps.ts",
     "DomainRegistrationArgs",
     "DomainRegistration",
+    REGISTRATION_SECRETS,
   ),
   domainVerification: shape(
     VerificationInputs,
     VerificationOutputs,
-    "provider/domain/resource.ts",
+    "provider/domain/steps.ts",
     "DomainVerificationArgs",
     "DomainVerification",
+    VERIFICATION_SECRETS,
   ),
   verificationFile: shape(
     FileInputs,
@@ -74,6 +83,7 @@ export const RESOURCE_SHAPES = {
     "provider/publishers/directory.ts",
     "VerificationFileArgs",
     "VerificationFile",
+    registry.verificationFile.secrets,
   ),
 } satisfies Record<keyof typeof registry, Shape>;
 
@@ -83,6 +93,8 @@ export const DOMAIN_SHAPE: Shape = {
   outputs: DomainComponentOutputs,
   args: { file: "provider/plugin/domain-component.ts", name: "DomainComponentArgs" },
   resource: { file: "provider/domain/component.ts", name: "Domain" },
+  // The component passes its inputs to its steps: what is secret there is secret here.
+  secrets: { inputs: VERIFICATION_SECRETS.inputs, outputs: [] },
 };
 
 /** Every file the documentation is read from. */

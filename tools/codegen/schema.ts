@@ -8,9 +8,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { PLUGIN_PACKAGE } from "../../contract/pulumi-package";
-import { DOMAIN_COMPONENT_TYPE, domainVerification } from "../../provider/domain/declaration";
+import { DOMAIN_COMPONENT_TYPE } from "../../provider/domain/declaration";
 import * as registry from "../../provider/registry";
-import { pluginToken, type SecretProperties } from "../../provider/resource-kit/declaration";
+import { pluginToken } from "../../provider/resource-kit/declaration";
 import { schemaOf } from "../../provider/settings/schema-kit";
 import { CONFIG_DESCRIPTION, SETTING_ROWS, type Setting } from "../../provider/settings/table";
 import { type JsonSchema, type Properties, TypeCollector, type TypeSpec } from "./pulumi-types";
@@ -133,7 +133,8 @@ export function generateSchema(root: string) {
   const docs = new SourceDocs(root, DOCUMENTED_FILES);
   const types = new TypeCollector(docs, pluginToken, Object.values(ENUMS));
 
-  function resource(shape: Shape, secrets: SecretProperties) {
+  function resource(shape: Shape) {
+    const { secrets } = shape;
     const args = docs.declaration(shape.args.file, shape.args.name);
     const declared = docs.declaration(shape.resource.file, shape.resource.name);
     const inputs = types.properties(jsonSchema(shape.inputs, "input"), args, shape.resource.name);
@@ -153,14 +154,10 @@ export function generateSchema(root: string) {
 
   const resources: Record<string, object> = {};
   for (const declared of Object.values(registry)) {
-    resources[declared.pluginToken] = resource(RESOURCE_SHAPES[declared.key], declared.secrets);
+    resources[declared.pluginToken] = resource(RESOURCE_SHAPES[declared.key]);
   }
-  // The component passes its inputs to its steps: what is secret there is secret here.
   // A component is never looked up from state: it has no stateInputs.
-  const { stateInputs: _none, ...component } = resource(DOMAIN_SHAPE, {
-    inputs: domainVerification.secrets.inputs,
-    outputs: [],
-  });
+  const { stateInputs: _none, ...component } = resource(DOMAIN_SHAPE);
   resources[DOMAIN_COMPONENT_TYPE] = { isComponent: true, ...component };
 
   const configured = SETTING_ROWS.flatMap(([, setting]) => (setting.config === undefined ? [] : [setting]));

@@ -6,7 +6,7 @@ import {
   verificationUrl,
 } from "../../../contract/domains/verification";
 import { describeObservation } from "../../../contract/domains/verification-check";
-import { fetchVerificationFile } from "../../../provider/domain/verification-fetch";
+import { fetchVerificationFile } from "../../../provider/domain/lifecycle";
 
 import { scripted, useScriptedServers } from "../../helpers/scripted-server";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Webhook } from "../../../contract/webhooks/responses";
-import { ownerOf, webhookRecord } from "../../../provider/webhook/wire";
+import { ownerOf, webhookRecord } from "../../../provider/webhook/create";
 
 const ENDPOINT = "https://hooks.example.com/events";
 

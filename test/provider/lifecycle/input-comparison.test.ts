@@ -41,7 +41,7 @@ import {
   webhook,
 } from "../../../provider/registry";
 import type { DeclaredResource } from "../../../provider/resource-kit/declaration";
-import { outputsFor } from "../../../provider/webhook/state";
+import { outputsFor } from "../../../provider/webhook/create";
 
 /** The stack's base URL, which a connection without one falls back on. */
 const STACK_BASE_URL = "https://api.example.com";

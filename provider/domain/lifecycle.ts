@@ -1,6 +1,13 @@
-/** What `pulumi up`, `refresh` and `destroy` run for a DomainVerification (finish_registration). */
+/**
+ * What `pulumi up`, `refresh` and `destroy` run for the domain steps: DomainRegistration's
+ * start_registration, and DomainVerification's look at the verification file and finish_registration.
+ * Here too: the one place that reads the client's wire names of a domain, and the one question a preview
+ * asks the service.
+ */
 
-import type { Observation } from "../../contract/domains/verification-check";
+import { resolveHost } from "../../contract/domains/hostname-overrides";
+import { verificationKey } from "../../contract/domains/verification";
+import { checkVerificationFile, type Observation } from "../../contract/domains/verification-check";
 import type { ServiceClient } from "../client/client";
 import { cancelRequested, whenCancelled } from "../context/engine-cancel";
 import { contextKey, processContext, rememberSecret } from "../context/process";
@@ -13,8 +20,8 @@ import { forgetDomains } from "../lifecycle/listings";
 import type { ResourceProps } from "../lifecycle/methods";
 import { confirmGone } from "../lifecycle/ownership";
 import { type Refreshed, refreshAnswer } from "../lifecycle/refresh";
-import { isClaimed } from "../webhook/claims";
-import { activeWebhooks } from "../webhook/wire";
+import { activeWebhooks } from "../webhook/create";
+import { isClaimed } from "../webhook/resource";
 import {
   alreadyRegisteredNotice,
   cancelledWaitError,
@@ -28,12 +35,122 @@ import {
   leftRegisteredNotice,
   notRegisteredForAdoptError,
   notServedError,
+  registrationImportError,
+  startUnconfirmedError,
 } from "./messages";
-import { tell } from "./notices";
-import { VerificationInputs, VerificationOutputs } from "./schema";
-import { sharedTopic, wasRegisteredAtStart } from "./sharing";
-import { fetchVerificationFile } from "./verification-fetch";
+import {
+  noteRegisteredAtStart,
+  RegistrationInputs,
+  RegistrationOutputs,
+  sharedTopic,
+  tell,
+  VerificationInputs,
+  VerificationOutputs,
+  wasRegisteredAtStart,
+} from "./resource";
 import { type DomainRecord, domainRecord, registeredDomains } from "./wire";
+
+/** Where and how long the Domain's GET of its verification URL may go. */
+export interface VerificationFetchOptions {
+  /** Hostname to origin, for hostnames that only exist locally (service:hostOverrides). */
+  readonly hosts?: Readonly<Record<string, string>>;
+  /** How long the GET may take before the URL counts as unreachable; 5 s when omitted. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * The Domain's look at its verification URL from this process, before it calls finish: the service's
+ * check (contract/domains/verification-check.ts) over fetch, sent to the stand-in origin when `hosts`
+ * has one for the hostname.
+ */
+export function fetchVerificationFile(
+  url: string,
+  registerToken: string,
+  options: VerificationFetchOptions = {},
+): Promise<Observation> {
+  return checkVerificationFile(url, registerToken, async (target, init) => {
+    try {
+      return await fetch(resolveHost(target, options.hosts ?? {}), {
+        ...init,
+        signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
+      });
+    } catch (error) {
+      throw withCause(error);
+    }
+  });
+}
+
+/**
+ * fetch rejects with only "fetch failed" and keeps the network's reason (a refused connection, an unknown
+ * host) in `cause`: the message a user reads carries both.
+ */
+function withCause(error: unknown): unknown {
+  if (!(error instanceof Error) || !(error.cause instanceof Error)) return error;
+  return new Error(`${error.message}: ${error.cause.message}`, { cause: error.cause });
+}
+
+/* DomainRegistration (start_registration). */
+
+/**
+ * start_registration: a new verifier and register token, valid until expiresAt. The answer's wire names
+ * map onto the registration's outputs here, its one translation. A hostname the organization had already
+ * registered before this start is noted for the verification that follows in this run: this stack did
+ * not register it.
+ */
+async function createRegistration(props: ResourceProps): Promise<{ id: string; outs: RegistrationOutputs }> {
+  const inputs = RegistrationInputs.parse(props);
+  const client = clientFor(inputs);
+  // The check just before listed the domains in this process: the listing is usually cached.
+  const before = (await registeredDomains(client)).find((d) => d.domainName === inputs.domainName);
+  let start: Awaited<ReturnType<ReturnType<typeof clientFor>["domains"]["startRegistration"]>>;
+  try {
+    start = await client.domains.startRegistration({ domain_name: inputs.domainName });
+  } catch (error) {
+    if (error instanceof AmbiguousRequestError) throw startUnconfirmedError(inputs.domainName, error);
+    throw error;
+  }
+  if (before) noteRegisteredAtStart(start.verifier);
+  const outs: RegistrationOutputs = withCommonMembers(
+    {
+      domainName: start.domain_name,
+      url: start.url,
+      verifier: start.verifier,
+      // Derived from the URL the service returned, so a publisher writes exactly where it will look.
+      key: verificationKey(start.url),
+      registerToken: start.register_token,
+      expiresAt: start.expires_at,
+    },
+    inputs,
+  );
+  return { id: start.verifier, outs };
+}
+
+/**
+ * A registration whose link expired before the domain was registered is reported gone, so that the next
+ * `pulumi up` starts a new one instead of wedging on a dead verifier. Once the domain is registered the
+ * registration stays, expired or not.
+ */
+async function readRegistration(
+  id: string,
+  props: ResourceProps,
+): Promise<Refreshed | Record<string, never>> {
+  // With no state, this is `pulumi import`, which a registration cannot support.
+  if (props.domainName === undefined) throw registrationImportError(id);
+  const old = RegistrationOutputs.parse(props);
+  const client = clientFor(old);
+  const registered = (await registeredDomains(client)).some((d) => d.domainName === old.domainName);
+  if (!registered && Date.parse(old.expiresAt) <= client.serverNow()) return {};
+  return refreshAnswer(id, props, old, () => withCommonMembers({ domainName: old.domainName }, old));
+}
+
+async function updateRegistration(_id: string, olds: ResourceProps, news: ResourceProps) {
+  return { outs: withCommonMembers(RegistrationOutputs.parse(olds), news) };
+}
+
+/** A registration has nothing to remove on the service: an unused link expires by itself. */
+async function removeRegistration(_id: string, _props: ResourceProps): Promise<void> {}
+
+/** What `pulumi up`, `refresh` and `destroy` run for a DomainVerification (finish_registration). */
 
 /** Polling starts quick and settles at this interval, so a file that appears is seen within it. */
 const FIRST_POLL_MS = 200;
@@ -107,7 +224,7 @@ async function adopt(inputs: VerificationInputs) {
  * Waits until the file is served, then calls finish_registration once. It never retries a finish that
  * the service refused: repeated failures get the domain blocked.
  */
-export async function create(props: ResourceProps): Promise<{ id: string; outs: VerificationOutputs }> {
+async function createVerification(props: ResourceProps): Promise<{ id: string; outs: VerificationOutputs }> {
   const inputs = VerificationInputs.parse(props);
   if (inputs.adopt) return adopt(inputs);
   const { domainName, verifier, url, registerToken, expiresAt } = inputs as Required<VerificationInputs>;
@@ -199,7 +316,10 @@ async function importDomain(idOrName: string) {
  * Refresh: registered while the organization's domain listing has it. One that is missing is reported
  * gone only when the credentials in use could see it. With no state at all, this is `pulumi import`.
  */
-export async function read(id: string, props: ResourceProps): Promise<Refreshed | Record<string, never>> {
+async function readVerification(
+  id: string,
+  props: ResourceProps,
+): Promise<Refreshed | Record<string, never>> {
   if (props.domainName === undefined) return importDomain(id);
   const old = VerificationOutputs.parse(props);
   const client = clientFor(old);
@@ -229,7 +349,7 @@ export async function read(id: string, props: ResourceProps): Promise<Refreshed 
  * `timeout` and credentials change in place. New credentials are checked with one listing call first,
  * so that the switch cannot leave the domain registered with nothing managing it.
  */
-export async function update(id: string, olds: ResourceProps, news: ResourceProps) {
+async function updateVerification(id: string, olds: ResourceProps, news: ResourceProps) {
   const old = VerificationOutputs.parse(olds);
   const client = clientFor({
     connection: news.connection as VerificationOutputs["connection"],
@@ -254,7 +374,7 @@ export async function update(id: string, olds: ResourceProps, news: ResourceProp
  * credentials in use could see it; a domain that active webhooks still target fails with the list of
  * those webhooks, each said to be in this stack's state or not.
  */
-export async function remove(id: string, props: ResourceProps): Promise<void> {
+async function removeVerification(id: string, props: ResourceProps): Promise<void> {
   if (processContext().get(CONFIRMED_HERE).has(id)) return;
   const old = VerificationOutputs.parse(props);
   if (old.status === "adopted") {
@@ -282,3 +402,19 @@ export async function remove(id: string, props: ResourceProps): Promise<void> {
     forgetDomains(client);
   }
 }
+
+/** DomainRegistration's changes, as its declaration loads them. */
+export const registration = {
+  create: createRegistration,
+  read: readRegistration,
+  update: updateRegistration,
+  remove: removeRegistration,
+};
+
+/** DomainVerification's changes, as its declaration loads them. */
+export const verification = {
+  create: createVerification,
+  read: readVerification,
+  update: updateVerification,
+  remove: removeVerification,
+};

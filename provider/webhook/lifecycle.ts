@@ -1,9 +1,11 @@
 /**
- * What `pulumi up`, `refresh` and `destroy` run for a Webhook: create (or adopt), update, read and remove.
- * Creating and settling pending creates live in create.ts.
+ * What `pulumi up`, `refresh`, `destroy` and `import` run for a Webhook: create (or adopt), update, read
+ * and remove. Sending a create and settling a pending one live in create.ts; check and diff, which a
+ * preview runs without the API client, in resource.ts.
  */
 
-import { sameFilters } from "../../contract/webhooks/requests";
+import { canonicalFilters, toWireFilters } from "../../contract/webhooks/requests";
+import type { ServiceClient } from "../client/client";
 import { InvalidRequestError, NotFoundError } from "../errors/api";
 import { LifecycleError } from "../errors/lifecycle";
 import { AmbiguousRequestError } from "../errors/transport";
@@ -15,51 +17,45 @@ import type { ResourceProps } from "../lifecycle/methods";
 import { confirmGone } from "../lifecycle/ownership";
 import { type Refreshed, refreshAnswer } from "../lifecycle/refresh";
 import { hashSecret } from "../lifecycle/secret-hash";
-import { claim, clearPending, isClaimed, notePending } from "./claims";
-import { createPlanned, owned, removePending, settle } from "./create";
-import { type CreatePlan, parseInputs, planCreate } from "./create-plan";
-import { importWebhook, isImport } from "./import";
 import {
-  adoptClaimedError,
-  adoptMismatchError,
-  adoptNotFoundError,
+  activeWebhooks,
+  candidates,
+  createWebhook,
+  observed,
+  parseInputs,
+  recordedInputs,
+  removePending,
+  settle,
+  type WebhookRecord,
+} from "./create";
+import {
   credentialsChangedError,
   describeExisting,
+  importNotFoundError,
+  overQuotaCreateMessage,
 } from "./messages";
-import { checkedOverQuota } from "./quota-check";
-import { overQuotaCreateMessage } from "./quota-messages";
-import { candidates } from "./reconcile";
-import { identityOf, isPending, type WebhookInputs, type WebhookOutputs, WebhookState } from "./schema";
-import { inputsOf, ownership, refreshed } from "./state";
-import { activeWebhooks } from "./wire";
-
-/** Adopts the active webhook `uuid` for the planned one, once its configuration is seen to match. */
-async function adopt(plan: CreatePlan, uuid: string) {
-  const { client, inputs } = plan;
-  const hook = (await activeWebhooks(client, { fresh: true })).find((w) => w.webhookUuid === uuid);
-  if (!hook) throw adoptNotFoundError(uuid);
-  if (isClaimed(uuid)) throw adoptClaimedError(uuid);
-  const problems = [
-    hook.endpoint !== inputs.endpoint ? `endpoint is ${hook.endpoint}, not ${inputs.endpoint}` : undefined,
-    hook.channel !== inputs.channel ? `channel is ${hook.channel}, not ${inputs.channel}` : undefined,
-    !sameFilters(hook.filters, inputs.filters) ? `filters are ${JSON.stringify(hook.filters)}` : undefined,
-  ].filter((p): p is string => p !== undefined);
-  if (problems.length > 0) throw adoptMismatchError(uuid, problems);
-  return owned(hook, plan);
-}
+import { checkedOverQuota } from "./quota";
+import {
+  claim,
+  clearPending,
+  identityOf,
+  isPending,
+  notePending,
+  type WebhookInputs,
+  type WebhookOutputs,
+  WebhookState,
+} from "./resource";
 
 /**
- * Creates the webhook, or adopts the one named by adoptWebhookUuid: the inputs are parsed and planned
- * once (create-plan.ts), then the plan is acted on.
+ * Creates the webhook, or adopts the one named by adoptWebhookUuid, from its parsed inputs, unless the
+ * organization's Webhooks are over the quota.
  */
 export async function create(props: ResourceProps): Promise<{ id: string; outs: WebhookOutputs }> {
   const inputs = parseInputs(props);
   // Only `pulumi up --skip-preview` gets here with too many: otherwise the preview's check stopped it.
   const over = checkedOverQuota(inputs.connection);
   if (over) throw new LifecycleError("quota_reached", overQuotaCreateMessage(over.names.length));
-  const plan = planCreate(inputs, props.__provider);
-  if (inputs.adoptWebhookUuid !== undefined) return adopt(plan, inputs.adoptWebhookUuid);
-  return createPlanned(plan);
+  return createWebhook(inputs, props.__provider);
 }
 
 /**
@@ -106,7 +102,7 @@ const pickCommon = (news: ResourceProps) => ({
  * Refresh. The webhook is there while it is in the active listing (one listing serves every webhook of
  * the credentials). One that is missing is reported gone only when the credentials in use could see it.
  * A pending webhook is settled if exactly one candidate appeared; otherwise it stays pending. With no
- * state at all, this is `pulumi import` of the webhook whose uuid is `id` (see import.ts).
+ * state at all, this is `pulumi import` of the webhook whose uuid is `id` (see importWebhook).
  */
 export async function read(id: string, props: ResourceProps): Promise<Refreshed | Record<string, never>> {
   if (isImport(props)) return importWebhook(id);
@@ -122,12 +118,12 @@ export async function read(id: string, props: ResourceProps): Promise<Refreshed 
     const found = await candidates(search);
     if (found.length !== 1) {
       notePending(search.identity);
-      return refreshAnswer(id, props, old, () => inputsOf(old));
+      return refreshAnswer(id, props, old, () => recordedInputs(old));
     }
     claim(found[0]!.webhookUuid);
     clearPending(search.identity);
     const outs = refreshed(old, found[0]!, client);
-    return { id: outs.webhookUuid, props: outs, inputs: inputsOf(outs) };
+    return { id: outs.webhookUuid, props: outs, inputs: recordedInputs(outs) };
   }
   const uuid = old.webhookUuid ?? id;
   const hook = (await activeWebhooks(client)).find((w) => w.webhookUuid === uuid);
@@ -137,7 +133,7 @@ export async function read(id: string, props: ResourceProps): Promise<Refreshed 
   }
   claim(uuid);
   const outs = refreshed(old, hook, client);
-  return refreshAnswer(uuid, props, outs, () => inputsOf(outs));
+  return refreshAnswer(uuid, props, outs, () => recordedInputs(outs));
 }
 
 /**
@@ -167,4 +163,50 @@ export async function remove(id: string, props: ResourceProps): Promise<void> {
   } finally {
     forgetWebhooks(client);
   }
+}
+
+export function refreshed(old: WebhookState, hook: WebhookRecord, client: ServiceClient): WebhookOutputs {
+  const { pendingSince: _since, claimedElsewhere: _claimed, ...rest } = old;
+  return {
+    ...rest,
+    webhookUuid: hook.webhookUuid,
+    endpoint: hook.endpoint,
+    channel: hook.channel,
+    filters: toWireFilters(canonicalFilters(hook.filters)),
+    owner: hook.owner,
+    createTime: hook.createTime?.display ?? old.createTime,
+    // These credentials see the webhook.
+    credentialsHash: recordedCredentials(client.options, old.credentialsHash),
+  };
+}
+
+export const ownership = (state: WebhookState) => ({
+  organization: state.owner?.organization,
+  credentialsHash: state.credentialsHash,
+});
+
+/*
+
+ * `pulumi import service:index:Webhook <name> <webhook_uuid>`: the engine asks the provider plugin to read
+ * a webhook it knows only by id. The service answers everything but the secret key, which it never returns,
+ * so the state it leaves has no secret hash: the secret the program gives next is taken as the webhook's own
+ * (see WebhookState.secretKeyHash), and the inputs it answers lack `secretKey`, which the program must add.
+ */
+
+/** Whether `props` is the empty state of an import rather than a Webhook's stored state. */
+export function isImport(props: Record<string, unknown>): boolean {
+  return props.endpoint === undefined && props.webhookUuid === undefined && props.pendingSince === undefined;
+}
+
+/** The state and inputs of the active webhook `uuid`, read with the provider's own credentials. */
+export async function importWebhook(uuid: string) {
+  const client = clientFor({});
+  const hook = (await activeWebhooks(client, { fresh: true })).find((w) => w.webhookUuid === uuid);
+  if (!hook) throw importNotFoundError(uuid);
+  claim(uuid);
+  const outs = observed(hook, client.apiVersion, client);
+  // The API version is the provider's default, which a program that sets none also gets: left out of
+  // the inputs, so that the code `pulumi import` prints carries only what the webhook is.
+  const { apiVersion: _version, ...inputs } = recordedInputs(outs);
+  return { id: uuid, props: outs, inputs };
 }
