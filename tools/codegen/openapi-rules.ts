@@ -44,21 +44,26 @@ function endpointValue(version: ApiVersion): Json {
   };
 }
 
-/** A filter on `key` whose values are `values` (any non-empty string when undefined), at most `most`. */
+/**
+ * A filter on `key` whose values are `values` (any non-empty string when undefined), at most `most`.
+ * API 1.4 takes exactly one of value or values; 2.0 takes either or both, and reads only `value` when
+ * both are sent, `values` then being any list of non-empty strings.
+ */
 function filterOn(key: string, version: ApiVersion, values?: readonly string[], most?: number): Json {
   const value = values ? { type: "string", enum: [...values] } : { type: "string", minLength: 1 };
+  const anyValues = { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 };
+  const both = VERSION_TRAITS[version].filterValueAndValuesAllowed;
   return {
     type: "object",
-    properties: {
-      key: { const: key },
-      value,
-      values: { type: "array", items: value, minItems: 1, ...(most ? { maxItems: most } : {}) },
-    },
+    properties: { key: { const: key }, value, values: anyValues },
     required: ["key"],
-    // API 1.4 takes exactly one of value or values; 2.0 takes either or both, `value` winning.
-    [VERSION_TRAITS[version].filterValueAndValuesAllowed ? "anyOf" : "oneOf"]: [
-      { required: ["value"] },
-      { required: ["values"] },
+    anyOf: [
+      { required: ["value"], ...(both ? {} : { not: { required: ["values"] } }) },
+      {
+        required: ["values"],
+        not: { required: ["value"] },
+        properties: { values: { ...anyValues, items: value, ...(most ? { maxItems: most } : {}) } },
+      },
     ],
   };
 }
