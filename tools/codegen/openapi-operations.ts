@@ -81,6 +81,10 @@ const KIND_NAMES: Readonly<Record<SessionKind, string>> = {
   fingerprint: "Fingerprint",
 };
 
+/** The 400 of a page's request whose cursor is well formed, but is not one the service issued (spec 4.1). */
+const FOREIGN_CURSOR =
+  "A `cursor` the service did not issue: send the `next_cursor` of the previous page, or null (spec 4.1).";
+
 /** Webhook and domain search: the body `{limit, cursor}`, and how it pages. */
 function listing(version: ApiVersion, what: string, response: NamedSchema): Operation {
   const { min, max, default: size } = VERSION_TRAITS[version].listPage;
@@ -90,6 +94,7 @@ function listing(version: ApiVersion, what: string, response: NamedSchema): Oper
     description: `\`limit\`: ${min} to ${max}, default ${size}. Pass a page's \`next_cursor\` as \`cursor\` for the next one; null means the last.`,
     body: { schema: named(`ListRequest${generation(version)}`, listPageBodySchema(version)), optional: true },
     response: [response],
+    errors: { 400: FOREIGN_CURSOR },
   };
 }
 
@@ -214,6 +219,7 @@ const searchSessions =
         named(`${KIND_NAMES[kind]}Page${generation(version)}`, SESSION_RESPONSES[kind][version].page),
         SERVICE_ID_PAGE,
       ],
+      errors: { 400: FOREIGN_CURSOR },
     };
   };
 

@@ -34,6 +34,7 @@ import {
   OPERATIONS,
   type Operation,
 } from "./openapi-operations";
+import { codedRules, withoutControlCharacters } from "./openapi-rules";
 
 /** The file the document is written to, at the package root; package.json exports it. */
 export const OPENAPI_FILE = "openapi.json";
@@ -81,12 +82,33 @@ const GENERATION_TAGS: Readonly<Record<ApiVersion, { name: string; description: 
   },
 };
 
+/**
+ * A string without control characters (C0, DEL and C1): the sandbox refuses one in any string of a
+ * request, path, query or body, the members a route ignores included (contract/text.ts).
+ */
+const NO_CONTROL_CHARACTERS = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$";
+
+/** Any JSON value whose strings hold no control character: what a member a route does not read may hold. */
+const PLAIN_JSON = {
+  description:
+    "Any JSON value whose strings hold no control character (C0, DEL, C1): the sandbox refuses one in every member of a request, those it does not read included.",
+  anyOf: [
+    { type: ["null", "boolean", "number"] },
+    { type: "string", pattern: NO_CONTROL_CHARACTERS },
+    { type: "array", items: { $ref: "#/components/schemas/PlainJson" } },
+    { type: "object", additionalProperties: { $ref: "#/components/schemas/PlainJson" } },
+  ],
+};
+
 /** The path parameters the routes name, each with what it holds. */
 const PATH_PARAMETERS: Readonly<Record<string, Json>> = {
-  service_id: { description: "The session's id, `service_id`.", schema: { type: "string", minLength: 1 } },
+  service_id: {
+    description: "The session's id, `service_id`.",
+    schema: { type: "string", minLength: 1, pattern: NO_CONTROL_CHARACTERS },
+  },
   lookup_value: {
     description: "A customer item id (your order id or SKU), matched against `text_fields.customer_item_id`.",
-    schema: { type: "string", minLength: 1 },
+    schema: { type: "string", minLength: 1, pattern: NO_CONTROL_CHARACTERS },
   },
   webhook_uuid: { description: "The webhook's `webhook_uuid`.", schema: { type: "string", format: "uuid" } },
   domain_uuid: { description: "The domain's `domain_uuid`.", schema: { type: "string", format: "uuid" } },
@@ -159,13 +181,16 @@ const SHARED_SCHEMAS: readonly NamedSchema[] = [
 class Components {
   private readonly registry = z.registry<{ id: string }>();
   private readonly byName = new Map<string, z.ZodType>();
+  /** The names of the request bodies' schemas, whose strings the sandbox checks for control characters. */
+  private readonly requests = new Set<string>();
 
   constructor() {
     for (const shared of SHARED_SCHEMAS) this.ref(shared);
   }
 
-  /** A reference to `named`, which joins the components. */
-  ref(named: NamedSchema): Json {
+  /** A reference to `named`, which joins the components; a request body's when `request`. */
+  ref(named: NamedSchema, request = false): Json {
+    if (request) this.requests.add(named.name);
     const holder = this.byName.get(named.name);
     const known = this.registry.get(named.schema)?.id;
     if ((holder !== undefined && holder !== named.schema) || (known !== undefined && known !== named.name)) {
@@ -190,22 +215,30 @@ class Components {
    * fills in are not required of the service.
    */
   schemas(): Json {
+    const rules = codedRules();
     const { schemas } = z.toJSONSchema(this.registry, {
       io: "input",
       unrepresentable: "any",
       uri: (id) => `#/components/schemas/${id}`,
-      override: ({ jsonSchema }) => {
+      override: ({ zodSchema, jsonSchema }) => {
+        const rule = rules.get(zodSchema);
+        if (rule) {
+          for (const key of Object.keys(jsonSchema)) delete jsonSchema[key as keyof typeof jsonSchema];
+          Object.assign(jsonSchema, structuredClone(rule));
+        }
         // Every integer of zod is a safe one; saying so on each says nothing the reader needs.
         if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
         if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
       },
     });
-    const named = Object.entries(schemas).map(([id, { $schema: _dialect, $id: _id, ...schema }]) => [
-      id,
-      schema,
-    ]);
+    const named = Object.entries(schemas).map(([id, { $schema: _dialect, $id: _id, ...schema }]) => {
+      if (this.requests.has(id)) withoutControlCharacters(schema, NO_CONTROL_CHARACTERS);
+      return [id, schema];
+    });
     return Object.fromEntries(
-      [...named, ["Error", ERROR_SCHEMA]].sort(([a], [b]) => String(a).localeCompare(String(b))),
+      [...named, ["Error", ERROR_SCHEMA], ["PlainJson", PLAIN_JSON]].sort(([a], [b]) =>
+        String(a).localeCompare(String(b)),
+      ),
     );
   }
 }
@@ -314,7 +347,7 @@ function parameters(route: Route, op: Operation): Json[] {
 
 /** A route's body; one that may be left out may also be `null`, which reads as left out. */
 function requestBody(body: NonNullable<Operation["body"]>, components: Components): Json {
-  const ref = components.ref(body.schema);
+  const ref = components.ref(body.schema, true);
   const schema = body.optional ? { anyOf: [ref, { type: "null" }] } : ref;
   const content = {
     "application/json": { schema, ...(body.example === undefined ? {} : { example: body.example }) },

@@ -2,11 +2,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { StartRegistrationBody } from "../../../contract/domains/requests";
+import { API_VERSIONS } from "../../../contract/versions";
+import { webhookCreateBodySchema } from "../../../contract/webhooks/requests";
 import { ROUTES } from "../../../provider/client/routes";
 import { negotiateLanguage } from "../../../sandbox/accept-language";
 import { signatureFor } from "../../../sandbox/deliveries";
 import { generateOpenApi, OPENAPI_FILE, openApiText } from "../../../tools/codegen/openapi";
-import { OPERATIONS } from "../../../tools/codegen/openapi-operations";
+import { generation, OPERATIONS } from "../../../tools/codegen/openapi-operations";
 
 /**
  * openapi.json, the OpenAPI 3.1 document of the Service API, is generated from the route table and the
@@ -66,8 +69,11 @@ describe("the OpenAPI document", () => {
 
   it("describes each generation's own shapes: secret key lengths, page sizes, image flags", () => {
     const { schemas } = document.components;
-    expect(schemas.WebhookCreateRequestV1.properties.secret_key).toEqual({ type: "string", minLength: 20 });
-    expect(schemas.WebhookCreateRequestV2.properties.secret_key).toEqual({
+    expect(schemas.WebhookCreateRequestV1.properties.secret_key).toMatchObject({
+      type: "string",
+      minLength: 20,
+    });
+    expect(schemas.WebhookCreateRequestV2.properties.secret_key).toMatchObject({
       type: "string",
       minLength: 16,
       maxLength: 256,
@@ -106,6 +112,73 @@ describe("the OpenAPI document", () => {
       expect(content["application/json"].example).toEqual(op.body.example);
     }
     expect(examples).toBeGreaterThanOrEqual(10);
+  });
+
+  it("says that no string of a request holds a control character, members it does not name included", () => {
+    const { schemas } = document.components;
+    const plain = new RegExp(schemas.PlainJson.anyOf.find((s: any) => s.type === "string").pattern);
+    expect(plain.test("hooks.example.com é 日本")).toBe(true);
+    for (const control of ["\u0000", "\t", "\n", "\u001f", "\u007f", "\u0085", "\u009f"]) {
+      expect(plain.test(`a${control}b`), JSON.stringify(control)).toBe(false);
+    }
+    const lookup = document.paths["/v2/lookup/authentications/{lookup_value}"].get.parameters[0];
+    expect(lookup.schema.pattern).toBe(plain.source);
+    expect(schemas.LoginVoucherRequest.properties.email.allOf).toEqual([{ pattern: plain.source }]);
+    expect(schemas.ListRequestV1.properties.cursor.anyOf[0].pattern).toBe(plain.source);
+    for (const open of [
+      "LoginVoucherRequest",
+      "StartRegistrationRequest",
+      "NoParameters",
+      "AuthenticationSearchV2",
+    ]) {
+      expect(schemas[open].additionalProperties, open).toEqual({ $ref: "#/components/schemas/PlainJson" });
+    }
+    // Responses may hold what the service sends: the rule is the sandbox's for requests only.
+    expect(schemas.Webhook.additionalProperties).not.toEqual({ $ref: "#/components/schemas/PlainJson" });
+  });
+
+  it("states the hostname and endpoint rules the request schemas check in code: what it allows, they accept", () => {
+    const { schemas } = document.components;
+    const allowed = (schema: any) => fc.stringMatching(new RegExp(schema.pattern));
+    const host = schemas.StartRegistrationRequest.properties.domain_name;
+    fc.assert(
+      fc.property(allowed(host), (domain_name) => {
+        fc.pre(domain_name.length <= host.maxLength);
+        expect(StartRegistrationBody.safeParse({ domain_name }).error).toBeUndefined();
+      }),
+    );
+    for (const version of API_VERSIONS) {
+      const body = schemas[`WebhookCreateRequest${generation(version)}`];
+      const endpoint = webhookCreateBodySchema(version).shape.endpoint;
+      fc.assert(
+        fc.property(allowed(body.properties.endpoint.properties.value), (value) => {
+          fc.pre(new URL(value).hostname.length <= host.maxLength);
+          expect(endpoint.safeParse({ type: "url", value }).error, value).toBeUndefined();
+        }),
+      );
+      expect(body.properties.filters.contains.properties.key).toEqual({ const: "activity.name" });
+    }
+    for (const refused of ["10.0.0.1", "a.0x1f", "Hooks.example.com", "localhost", "a..b"]) {
+      expect(new RegExp(host.pattern).test(refused), refused).toBe(false);
+    }
+  });
+
+  it("lists a 400 of its own on exactly the operations whose valid-looking data schemathesis.toml lets be refused", () => {
+    const toml = readFileSync(join(root, "schemathesis.toml"), "utf8");
+    const entries = [
+      ...toml.matchAll(
+        /include-path = (\[[^\]]*\]|"[^"]*")\n(?:.*\n)*?checks\.positive_data_acceptance\.expected-statuses = (\[.*\])/g,
+      ),
+    ];
+    const excused = entries.flatMap(([, paths, statuses]) => {
+      expect(JSON.parse(statuses!)).toContain("400");
+      return JSON.parse(paths!.replace(/,\s*\]/, "]")) as string[] | string;
+    });
+    const own400 = Object.entries(document.paths as Record<string, Record<string, any>>)
+      .filter(([, item]) => Object.values(item).some((op) => op.responses["400"].$ref === undefined))
+      .map(([path]) => path);
+    expect([excused].flat().sort()).toEqual(own400.sort());
+    expect(own400).toContain("/v2/search/domains");
   });
 
   it("refers only to what it defines", () => {
