@@ -29,6 +29,7 @@ import * as Listings from "../lifecycle/listings";
 import { forgetWebhooks } from "../lifecycle/listings";
 import type { ResourceProps } from "../lifecycle/methods";
 import { hashSecret } from "../lifecycle/secret-hash";
+import { configuredSettings } from "../lifecycle/stack-config";
 import { schemaOf } from "../settings/schema-kit";
 import { SETTINGS, textOf } from "../settings/table";
 import {
@@ -242,8 +243,8 @@ interface AttemptNote {
   readonly pid: number;
 }
 
-function notesDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.PULUMI_HOME || join(homedir(), ".pulumi"), "service-pulumi", "create-attempts");
+function notesDir(pulumiHome = configuredSettings().pulumiHome): string {
+  return join(pulumiHome || join(homedir(), ".pulumi"), "service-pulumi", "create-attempts");
 }
 
 /** One file per organization's credentials and configuration; it names neither (a hash does). */
@@ -376,8 +377,8 @@ export const RECONCILE_ENV = RECONCILE.env;
  * a request the service is still working on, so it gets the whole window; an answered 5xx means the
  * service has finished with the request, so a short look suffices.
  */
-export function reconcileWindowMs(answered: boolean): number {
-  const configured = schemaOf(RECONCILE).safeParse(textOf(process.env[RECONCILE_ENV]));
+export function reconcileWindowMs(answered: boolean, settings = configuredSettings()): number {
+  const configured = schemaOf(RECONCILE).safeParse(textOf(settings.env.reconcile));
   const window = (configured.success ? configured.data : RECONCILE.default) * 1000;
   return answered ? Math.min(window, 5_000) : window;
 }
