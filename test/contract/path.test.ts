@@ -1,6 +1,9 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fillPath as fillPathWith, toRouterPath } from "../../contract/path";
+import { ConfigurationError, type ServiceError } from "../../provider/client/index";
+import { rejection } from "../helpers/client-sandbox";
+import { useHooksSandbox } from "../helpers/hooks-sandbox";
 
 /**
  * fillPath is the only place a value from outside (an id from state, an adopted uuid) becomes part of a
@@ -8,7 +11,7 @@ import { fillPath as fillPathWith, toRouterPath } from "../../contract/path";
  */
 const TEMPLATE = "/v2/webhooks/{webhook_uuid}/deactivate";
 
-/** What the caller makes of a refusal; the client makes a ConfigurationError (test/provider/client/requests.test.ts). */
+/** What the caller makes of a refusal; the client makes a ConfigurationError (the last describe below). */
 class Refused extends Error {}
 const fillPath = (template: string, params: Readonly<Record<string, string | null | undefined>>) =>
   fillPathWith(template, params, (problem) => new Refused(problem));
@@ -136,5 +139,27 @@ describe("fillPath (property)", () => {
       }),
       { numRuns: 50 },
     );
+  });
+});
+
+describe("a path parameter, through the client against the sandbox", () => {
+  const world = useHooksSandbox();
+  const { client } = world;
+
+  it("refuses an id that would address another object before sending anything (regression)", async () => {
+    const c = client();
+    for (const id of ["", ".", ".."]) {
+      const error = await rejection<ServiceError>(c.webhooks.retrieve(id));
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(error.code).toBe("configuration");
+      expect(error.message).toMatch(/webhook_uuid must be a non-empty identifier/);
+    }
+    const control = await rejection<ServiceError>(c.webhooks.retrieve("a\nb"));
+    expect(control).toBeInstanceOf(ConfigurationError);
+    expect(control.code).toBe("configuration");
+    expect(control.message).toMatch(
+      /^Path parameter webhook_uuid must not contain control characters \(found U\+000A/,
+    );
+    expect(world.sandbox.requests()).toHaveLength(0);
   });
 });

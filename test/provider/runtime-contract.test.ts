@@ -8,6 +8,7 @@ import * as registry from "../../provider/registry";
 import * as runtime from "../../provider/runtime-contract";
 import { changedBy } from "../helpers/changed-globals";
 import { SERVED, webhookArgs } from "../helpers/fixtures";
+import { OLD_NODE, warnWithoutOldNode } from "../helpers/old-node";
 
 const METHODS = ["configure", "check", "diff", "create", "read", "update", "delete"];
 
@@ -194,5 +195,47 @@ describe("the runtime bundle, a guest in the dynamic-provider host's process", (
     );
     expect(changed.loaded).toBe(true);
     expect(changed.differences).toEqual([]);
+  });
+});
+
+describe("on a Node.js older than 22.19", () => {
+  warnWithoutOldNode();
+
+  it.skipIf(!OLD_NODE)("the runtime entry point fails naming both versions, with no stack trace", () => {
+    // What the stored provider code loads: the package's runtime subpath, as its exports map resolves it.
+    // The dynamic-provider host prints what it catches as `${error}: ${error.stack}`: with an empty stack,
+    // that is the message once (test/provider/lifecycle/boundary.test.ts runs it through the host).
+    const caught = execFileSync(
+      OLD_NODE!,
+      [
+        "-e",
+        `try { require(${JSON.stringify(require.resolve("@service/pulumi/runtime"))}); } catch (e) { process.stdout.write(JSON.stringify({ message: e.message, stack: e.stack })); }`,
+      ],
+      { encoding: "utf8", stdio: "pipe" },
+    );
+    const error = JSON.parse(caught) as { message: string; stack: string };
+    expect(error.message).toMatch(
+      /needs Node\.js 22\.19 or later .* runs Node\.js \d+\.\d+\.\d+ .* first on PATH/,
+    );
+    expect(error.stack).toBe("");
+  });
+
+  it("the runtime bundle loads only its own chunks and Node's built-ins before the guard runs", () => {
+    // The guard runs in the entry chunk, after the chunks it requires at the top: if the bundler ever
+    // moved a package such as undici into one of those, an old Node would fail there, without the guard's
+    // message. This holds on every machine, old Node or not.
+    const entry = require.resolve("@service/pulumi/runtime");
+    const eager = new Set<string>();
+    const visit = (file: string) => {
+      if (eager.has(file)) return;
+      eager.add(file);
+      // Top-level requires only: lazy ones sit inside functions (indented) or arrow functions.
+      for (const [, target] of readFileSync(file, "utf8").matchAll(/^(?!.*=>)\S.*?require\("([^"]+)"\)/gm)) {
+        if (target!.startsWith("./")) visit(join(dirname(file), target!));
+        else expect(target).toMatch(/^node:/);
+      }
+    };
+    visit(entry);
+    expect(eager.size).toBeGreaterThan(1);
   });
 });

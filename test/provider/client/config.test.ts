@@ -1,10 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
 import { resolveOptions } from "../../../provider/client/config";
-import { ConfigurationError } from "../../../provider/client/index";
+import { ConfigurationError, ENV, ServiceClient, type ServiceError } from "../../../provider/client/index";
 import { processContext } from "../../../provider/context/process";
 import { setProgramLanguage } from "../../../provider/context/program-language";
 import { resolve } from "../../../provider/settings/resolve";
 
+import { HOOKS_TOKEN } from "../../helpers/fixtures";
+import { useHooksSandbox } from "../../helpers/hooks-sandbox";
+import { printed } from "../../helpers/printed";
 import { TOKEN, useScriptedServers } from "../../helpers/scripted-server";
 
 /** Client options: explicit settings, then SERVICE_* variables, then defaults, and the refusals. */
@@ -124,5 +127,72 @@ describe("resolveOptions", () => {
       write.mockRestore();
     }
     expect(resolveOptions({ token: TOKEN }, env({})).logger).toBeUndefined();
+  });
+});
+
+describe("the environment", () => {
+  const world = useHooksSandbox();
+
+  it("falls back to SERVICE_API_TOKEN, SERVICE_BASE_URL and SERVICE_API_VERSION", async () => {
+    const saved = { ...process.env };
+    try {
+      process.env.SERVICE_API_TOKEN = HOOKS_TOKEN;
+      process.env.SERVICE_BASE_URL = world.sandbox.url;
+      process.env.SERVICE_API_VERSION = "1.4";
+      const fromEnv = new ServiceClient();
+      expect(fromEnv.apiVersion).toBe("1.4");
+      expect(await fromEnv.health()).toEqual({ status: "ok" });
+      delete process.env.SERVICE_API_TOKEN;
+      expect(() => new ServiceClient()).toThrow(ConfigurationError);
+      process.env.SERVICE_API_TOKEN = HOOKS_TOKEN;
+      process.env.SERVICE_API_VERSION = "3.0";
+      expect(() => new ServiceClient()).toThrow(/apiVersion must be 2.0 or 1.4/);
+    } finally {
+      process.env = saved;
+    }
+  });
+});
+
+describe("the client's base URL", () => {
+  const PASSWORD = "planted-url-password-3e8f";
+  const client = (options: Record<string, unknown> = {}) =>
+    new ServiceClient({ token: TOKEN, rateLimitPerSecond: 0, ...options });
+
+  it.each([
+    ["user:password@", `https://user:${PASSWORD}@api.example.com`, /must not carry credentials/],
+    ["a user name alone", `https://${PASSWORD}@api.example.com`, /must not carry credentials/],
+    ["plain http to another machine", "http://api.example.com", /must use https/],
+    ["plain http to a LAN address", "http://192.168.1.20:8787", /must use https/],
+    ["another scheme", "ftp://api.example.com", /must be an http\(s\) URL/],
+  ])("refuses %s with a clear error that does not quote it", (_name, url, rule) => {
+    for (const make of [
+      () => client({ baseUrl: url }),
+      () => {
+        vi.stubEnv(ENV.baseUrl, url);
+        return new ServiceClient({ token: TOKEN });
+      },
+    ]) {
+      let thrown: unknown;
+      try {
+        make();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(ConfigurationError);
+      expect((thrown as ServiceError).message).toMatch(/^The setting baseUrl /);
+      expect((thrown as ServiceError).message).toMatch(rule);
+      expect(printed(thrown)).not.toContain(PASSWORD);
+    }
+  });
+
+  it.each([
+    "http://127.0.0.1:8787",
+    "http://localhost:8787",
+    "http://sandbox.localhost:8787",
+    "http://127.10.200.30:8787",
+    "http://[::1]:8787",
+    "https://api.example.com/base",
+  ])("accepts %s", (url) => {
+    expect(client({ baseUrl: url }).options.baseUrl).toBe(url);
   });
 });

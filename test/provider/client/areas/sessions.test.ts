@@ -8,15 +8,15 @@ import {
   RequestValidationError,
   ResponseValidationError,
   type ServiceClient,
-} from "../../../provider/client/index";
+} from "../../../../provider/client/index";
 import {
   CAMERA_TOKEN,
   cannedServer,
   GLOBEX_TOKEN,
   rejection,
   useClientSandbox,
-} from "../../helpers/client-sandbox";
-import { REQUIRED_MEMBERS, V2_STATUS_MEMBERS, withoutMember } from "../../helpers/item-members";
+} from "../../../helpers/client-sandbox";
+import { REQUIRED_MEMBERS, V2_STATUS_MEMBERS, withoutMember } from "../../../helpers/item-members";
 
 /** The session reads of ServiceClient (spec 2.2 to 2.5, 4.2, 4.3) against the sandbox, in both versions. */
 const world = useClientSandbox();

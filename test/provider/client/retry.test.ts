@@ -9,69 +9,18 @@ import {
   type RetryPolicy,
   retryDelay,
 } from "../../../provider/client/retry";
-import { isTimeout, neverSent } from "../../../provider/client/transport";
-
-import { useScriptedServers } from "../../helpers/scripted-server";
 
 /** Client retries: when a failure may be repeated and how long to wait. */
 
-useScriptedServers();
+describe("retryDelay and backoffMs, by example", () => {
+  const base = { attempt: 1, elapsedMs: 0, random: 0.5, retrySafe: true };
 
-describe("retryDelay", () => {
   it("allows a wait that ends exactly at the budget", () => {
     const failure = { kind: "rate_limited" as const, retryAfterMs: 1_000 };
     const input = { attempt: 1, elapsedMs: 59_000, failure, retrySafe: true, random: 0 };
     expect(retryDelay(DEFAULT_RETRY_POLICY, input)).toBe(1_000);
     expect(retryDelay(DEFAULT_RETRY_POLICY, { ...input, elapsedMs: 59_001 })).toBeUndefined();
   });
-});
-
-describe("neverSent and isTimeout", () => {
-  const coded = (code: string, depth: number): unknown => {
-    let error: unknown = Object.assign(new Error(code), { code });
-    for (let i = 0; i < depth; i++) error = new Error("wrapped", { cause: error });
-    return error;
-  };
-
-  it.each([
-    "ECONNREFUSED",
-    "ENOTFOUND",
-    "EAI_AGAIN",
-    "EHOSTUNREACH",
-    "ENETUNREACH",
-    "UND_ERR_CONNECT_TIMEOUT",
-  ])("knows %s means nothing was sent, up to three causes deep", (code) => {
-    for (const depth of [0, 3]) expect(neverSent(coded(code, depth))).toBe(true);
-    expect(neverSent(coded(code, 4))).toBe(false);
-  });
-
-  it.each(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"])(
-    "knows %s is a timeout, wherever it stands in the chain",
-    (code) => {
-      expect(isTimeout(coded(code, 2))).toBe(true);
-      // A wrapper with a code of its own must not hide the timeout below it.
-      expect(
-        isTimeout(Object.assign(new Error("outer"), { code: "ECONNRESET", cause: coded(code, 0) })),
-      ).toBe(true);
-    },
-  );
-
-  it("treats other failures as possibly sent and not timed out", () => {
-    for (const error of [
-      coded("ECONNRESET", 0),
-      coded("UND_ERR_SOCKET", 1),
-      new Error("plain"),
-      undefined,
-      "x",
-    ]) {
-      expect(neverSent(error)).toBe(false);
-      expect(isTimeout(error)).toBe(false);
-    }
-  });
-});
-
-describe("retryDelay and backoffMs, by example", () => {
-  const base = { attempt: 1, elapsedMs: 0, random: 0.5, retrySafe: true };
 
   it("backs off exponentially with jitter, capped", () => {
     expect([1, 2, 3, 10].map((n) => backoffMs(DEFAULT_RETRY_POLICY, n, 0))).toEqual([125, 250, 500, 4000]);

@@ -3,8 +3,11 @@ import {
   ConfigurationError,
   RequestValidationError,
   ResponseValidationError,
+  ServiceClient,
+  type ServiceError,
 } from "../../../provider/client/index";
-import { rejection, useClientSandbox } from "../../helpers/client-sandbox";
+import { cannedServer, rejection, useClientSandbox } from "../../helpers/client-sandbox";
+import { HOOKS_TOKEN } from "../../helpers/fixtures";
 
 import {
   clientOf,
@@ -122,6 +125,24 @@ describe("paging", () => {
       );
     }
     expect(server.seen).toHaveLength(3);
+  });
+
+  it("stops a listing whose cursor comes back, instead of paging forever (regression)", async () => {
+    const looping = await cannedServer({ item_count: 0, items: [], next_cursor: "again" });
+    try {
+      const c = new ServiceClient({ token: HOOKS_TOKEN, baseUrl: looping.url, rateLimitPerSecond: 0 });
+      const error = await rejection<ServiceError>(
+        (async () => {
+          for await (const _ of c.webhooks.iterate()) {
+            // nothing listed
+          }
+        })(),
+      );
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      expect(error.message).toMatch(/came back a second time/);
+    } finally {
+      await looping.close();
+    }
   });
 });
 

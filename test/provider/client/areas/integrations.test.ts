@@ -4,8 +4,8 @@ import {
   ConfigurationError,
   RequestValidationError,
   UnavailableError,
-} from "../../../provider/client/index";
-import { ACME_TOKEN, rejection, useClientSandbox } from "../../helpers/client-sandbox";
+} from "../../../../provider/client/index";
+import { ACME_TOKEN, rejection, useClientSandbox } from "../../../helpers/client-sandbox";
 
 /** The SDK integration methods of ServiceClient (spec 2.8, 4.3, 5; not-shown.md) against the sandbox. */
 const world = useClientSandbox();

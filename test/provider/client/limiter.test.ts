@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { RateLimitError } from "../../../provider/client/index";
-import { LimiterRegistry, RateLimiter } from "../../../provider/client/limiter";
+import { LimiterRegistry, RateLimiter, sharedLimiter } from "../../../provider/client/limiter";
+import { ProcessContext, setProcessContext } from "../../../provider/context/process";
+import { HOOKS_TOKEN } from "../../helpers/fixtures";
+import { useHooksSandbox } from "../../helpers/hooks-sandbox";
 
 import {
   clientOf,
@@ -13,9 +16,9 @@ import {
 
 /** Client rate limiting: the per-token limiter, Retry-After pauses, and the limiter's windows. */
 
-useScriptedServers();
-
 describe("rate limiting", () => {
+  useScriptedServers();
+
   it("waits on no limiter when given limiter: null, whatever rateLimitPerSecond says", async () => {
     const server = await scripted(() => ({ status: "ok" }));
     const client = clientOf(server.url, { rateLimitPerSecond: 1, limiter: null, sleep: clock.sleep });
@@ -75,6 +78,8 @@ describe("rate limiting", () => {
 });
 
 describe("RateLimiter", () => {
+  useScriptedServers();
+
   it("waits out a pause from wherever the clock stands", async () => {
     const limiter = new RateLimiter(10, clock);
     limiter.pauseUntil(clock.now() + 3_000);
@@ -152,5 +157,38 @@ describe("RateLimiter (fake time)", () => {
     await vi.advanceTimersByTimeAsync(1);
     await done;
     expect(at).toBe(3000);
+  });
+});
+
+describe("a client's limiter, against the sandbox", () => {
+  // The shared limiter waits on the process's clock: the real one here, not a stepping clock an
+  // earlier test of this file gave the process.
+  beforeEach(() => {
+    setProcessContext(new ProcessContext());
+  });
+  const world = useHooksSandbox();
+  const { client } = world;
+
+  it("is shared by default by every client of a token, through SHARED_LIMITERS", async () => {
+    const token = `${HOOKS_TOKEN}-shared-default`;
+    const a = client({ token, rateLimitPerSecond: 2 });
+    const b = client({ token, rateLimitPerSecond: 2 });
+    const started = performance.now();
+    // The shared limiter runs on real time; the sandbox answers 401 to the unknown token, at once.
+    await Promise.allSettled([a.health(), b.health(), a.health(), b.health()]);
+    // Two of the four had to wait for the first two's slots: one limiter for both clients.
+    expect(performance.now() - started).toBeGreaterThan(900);
+    expect(sharedLimiter({ token, baseUrl: world.sandbox.url, perSecond: 2 })).toBe(
+      sharedLimiter({ token, baseUrl: world.sandbox.url, perSecond: 2 }),
+    );
+  });
+
+  it("is the one given in the options when there is one, on its own clock", async () => {
+    const limiter = new RateLimiter(2, world.clock);
+    const a = client({ limiter });
+    const b = client({ limiter });
+    await Promise.all([a.health(), b.health(), a.health(), b.health()]);
+    expect(world.clock.slept.length).toBeGreaterThan(0);
+    expect(Math.max(...world.clock.slept)).toBeGreaterThan(900);
   });
 });
