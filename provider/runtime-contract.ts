@@ -15,7 +15,8 @@ import { configureFromStack } from "./lifecycle/stack-config";
 import * as registry from "./registry";
 import { CONTRACT, contractNeededMessage } from "./resource-kit/contract";
 import type { DeclaredResource } from "./resource-kit/declaration";
-import type { ConfigSource } from "./settings/value";
+import { resolve } from "./settings/resolve";
+import type { ConfigSource, Settings, SettingTexts } from "./settings/value";
 
 // Before anything else: on an old Node the failure below is the only one the user should see. The
 // imports of this module are plain JavaScript that loads on any Node; lifecycles load their modules
@@ -28,7 +29,7 @@ try {
 
 export type { CheckContext, ResourceLifecycle, ResourceProps } from "./lifecycle/methods";
 export type { DeclaredResource, PolicyRole, SecretProperties } from "./resource-kit/declaration";
-export type { ConfigSource };
+export type { ConfigSource, Settings, SettingTexts };
 export { CONTRACT };
 
 /**
@@ -37,11 +38,11 @@ export { CONTRACT };
  * and properties as TypeScript spells them. The host gives every value as stack config holds it, as text
  * (a number's digits, an object's JSON), which reads the same in the spelling of the typed schema as in
  * the old one (schema.json types them; a string is the only way stack config keeps a top-level number):
- * no warning about an old spelling is due here.
+ * no warning about an old spelling is due here. Answers the settings, which the provider keeps.
  */
-export function configure(config: ConfigSource): void {
+export function configure(config: ConfigSource): Settings {
   setProgramLanguage("nodejs");
-  configureFromStack(config);
+  return configureFromStack(config);
 }
 
 /** Every declared resource, by the key the stored provider text names. */
@@ -73,7 +74,8 @@ export interface StoredProviderMethods {
  * Another contract fails every operation with `message`, the sentence the text carries because a runtime
  * older than the text cannot know which versions it needs (a version that stops serving a contract it
  * knows may name that contract's upper bound instead). The failure has no stack, so that the host prints the sentence alone (errors/reported.ts). A key this
- * version does not serve fails with what to do.
+ * version does not serve fails with what to do. The provider keeps the settings its `configure` resolves and
+ * hands them to each method.
  */
 export function storedProvider(key: string, contract: number, message: string): StoredProviderMethods {
   if (contract !== CONTRACT) {
@@ -89,13 +91,19 @@ export function storedProvider(key: string, contract: number, message: string): 
       ),
     );
   }
+  // This provider's settings, as its `configure` resolved them; the host configures every provider it
+  // loads before its first operation, and a host that did not would leave the environment's, read once.
+  let configured: Settings | undefined;
+  const settings = () => (configured ??= resolve({}));
   return {
-    configure: async (request) => configure(request.config),
-    check: (olds, news) => resource.check(olds, news),
-    diff: (id, olds, news) => resource.diff(id, olds, news),
-    create: (props) => resource.create(props),
-    read: (id, props) => resource.read(id, props),
-    update: (id, olds, news) => resource.update(id, olds, news),
-    delete: (id, props) => resource.remove(id, props),
+    configure: async (request) => {
+      configured = configure(request.config);
+    },
+    check: (olds, news) => resource.check(settings(), olds, news),
+    diff: (id, olds, news) => resource.diff(settings(), id, olds, news),
+    create: (props) => resource.create(settings(), props),
+    read: (id, props) => resource.read(settings(), id, props),
+    update: (id, olds, news) => resource.update(settings(), id, olds, news),
+    delete: (id, props) => resource.remove(settings(), id, props),
   };
 }

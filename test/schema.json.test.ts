@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { serviceProvider } from "../provider/plugin/provider";
+import { resolve } from "../provider/settings/resolve";
 import { generateSchema, SCHEMA_FILE, schemaText } from "../tools/codegen/schema";
 
 /**
@@ -19,7 +20,12 @@ describe("the provider plugin's schema", () => {
   });
 
   it("is what the plugin serves", async () => {
-    const provider = serviceProvider({ oldInputs: () => undefined, showDiff: () => {}, warn: () => {} });
+    const provider = serviceProvider({
+      oldInputs: () => undefined,
+      showDiff: () => {},
+      warn: () => {},
+      settings: () => resolve({}),
+    });
     expect(await provider.getSchema!()).toBe(checkedIn());
     expect(provider.version).toBe(generateSchema(root).version);
   });

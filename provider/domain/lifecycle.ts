@@ -20,6 +20,7 @@ import { forgetDomains } from "../lifecycle/listings";
 import type { ResourceProps } from "../lifecycle/methods";
 import { confirmGone } from "../lifecycle/ownership";
 import { type Refreshed, refreshAnswer } from "../lifecycle/refresh";
+import type { Settings } from "../settings/value";
 import { activeWebhooks } from "../webhook/create";
 import { isClaimed } from "../webhook/resource";
 import {
@@ -97,9 +98,12 @@ function withCause(error: unknown): unknown {
  * registered before this start is noted for the verification that follows in this run: this stack did
  * not register it.
  */
-async function createRegistration(props: ResourceProps): Promise<{ id: string; outs: RegistrationOutputs }> {
+async function createRegistration(
+  settings: Settings,
+  props: ResourceProps,
+): Promise<{ id: string; outs: RegistrationOutputs }> {
   const inputs = RegistrationInputs.parse(props);
-  const client = clientFor(inputs);
+  const client = clientFor(inputs, settings);
   // The check just before listed the domains in this process: the listing is usually cached.
   const before = (await registeredDomains(client)).find((d) => d.domainName === inputs.domainName);
   let start: Awaited<ReturnType<ReturnType<typeof clientFor>["domains"]["startRegistration"]>>;
@@ -131,24 +135,30 @@ async function createRegistration(props: ResourceProps): Promise<{ id: string; o
  * registration stays, expired or not.
  */
 async function readRegistration(
+  settings: Settings,
   id: string,
   props: ResourceProps,
 ): Promise<Refreshed | Record<string, never>> {
   // With no state, this is `pulumi import`, which a registration cannot support.
   if (props.domainName === undefined) throw registrationImportError(id);
   const old = RegistrationOutputs.parse(props);
-  const client = clientFor(old);
+  const client = clientFor(old, settings);
   const registered = (await registeredDomains(client)).some((d) => d.domainName === old.domainName);
   if (!registered && Date.parse(old.expiresAt) <= client.serverNow()) return {};
   return refreshAnswer(id, props, old, () => withCommonMembers({ domainName: old.domainName }, old));
 }
 
-async function updateRegistration(_id: string, olds: ResourceProps, news: ResourceProps) {
+async function updateRegistration(
+  _settings: Settings,
+  _id: string,
+  olds: ResourceProps,
+  news: ResourceProps,
+) {
   return { outs: withCommonMembers(RegistrationOutputs.parse(olds), news) };
 }
 
 /** A registration has nothing to remove on the service: an unused link expires by itself. */
-async function removeRegistration(_id: string, _props: ResourceProps): Promise<void> {}
+async function removeRegistration(_settings: Settings, _id: string, _props: ResourceProps): Promise<void> {}
 
 /** What `pulumi up`, `refresh` and `destroy` run for a DomainVerification (finish_registration). */
 
@@ -164,11 +174,16 @@ const CONFIRMED_HERE = contextKey("domains confirmed by this process", () => new
 
 /**
  * Polls the URL, without calling the API, until it serves the token, the deadline (local clock) passes or
- * the engine cancels.
+ * the engine cancels; a hostname the provider's `settings` override is fetched from its stand-in.
  */
-async function waitUntilServed(url: string, token: string, deadline: number): Promise<Observation> {
+async function waitUntilServed(
+  settings: Settings,
+  url: string,
+  token: string,
+  deadline: number,
+): Promise<Observation> {
   const { clock } = processContext();
-  const hosts = hostOverrides();
+  const hosts = hostOverrides(settings);
   for (let interval = FIRST_POLL_MS; ; interval = Math.min(MAX_POLL_MS, interval * 1.5)) {
     const left = deadline - clock.now();
     const seen = await fetchVerificationFile(url, token, {
@@ -209,8 +224,8 @@ function outputsFor(
   );
 }
 
-async function adopt(inputs: VerificationInputs) {
-  const client = clientFor(inputs);
+async function adopt(settings: Settings, inputs: VerificationInputs) {
+  const client = clientFor(inputs, settings);
   const found = (await registeredDomains(client, { fresh: true })).find(
     (d) => d.domainName === inputs.domainName,
   );
@@ -224,12 +239,15 @@ async function adopt(inputs: VerificationInputs) {
  * Waits until the file is served, then calls finish_registration once. It never retries a finish that
  * the service refused: repeated failures get the domain blocked.
  */
-async function createVerification(props: ResourceProps): Promise<{ id: string; outs: VerificationOutputs }> {
+async function createVerification(
+  settings: Settings,
+  props: ResourceProps,
+): Promise<{ id: string; outs: VerificationOutputs }> {
   const inputs = VerificationInputs.parse(props);
-  if (inputs.adopt) return adopt(inputs);
+  if (inputs.adopt) return adopt(settings, inputs);
   const { domainName, verifier, url, registerToken, expiresAt } = inputs as Required<VerificationInputs>;
   rememberSecret(registerToken);
-  const client = clientFor(inputs);
+  const client = clientFor(inputs, settings);
   // Already registered: nothing to publish or finish. If the hostname was registered before this run's
   // registration started, another stack or a person registered it, and this stack shares it (adopted).
   // Otherwise this stack did (a re-run, or a replacement of this resource). If a replacement's old half is
@@ -258,6 +276,7 @@ async function createVerification(props: ResourceProps): Promise<{ id: string; o
   const linkDeadline = started + (Date.parse(expiresAt) - client.serverNow());
   if (linkDeadline <= started) throw expiredError(domainName, expiresAt);
   const seen = await waitUntilServed(
+    settings,
     url,
     registerToken,
     Math.min(started + inputs.timeout * 1000, linkDeadline),
@@ -301,8 +320,8 @@ const subject = (old: VerificationOutputs) => `the registered domain ${old.domai
  * domain_uuid of a registered domain: the domain, adopted, with the inputs that adopt it (`domainName` and
  * `adopt: true`). Its id in state is the domain_uuid, as for a verified one.
  */
-async function importDomain(idOrName: string) {
-  const client = clientFor({});
+async function importDomain(settings: Settings, idOrName: string) {
+  const client = clientFor({}, settings);
   const found = (await registeredDomains(client, { fresh: true })).find(
     (d) => d.domainUuid === idOrName || d.domainName === idOrName,
   );
@@ -317,12 +336,13 @@ async function importDomain(idOrName: string) {
  * gone only when the credentials in use could see it. With no state at all, this is `pulumi import`.
  */
 async function readVerification(
+  settings: Settings,
   id: string,
   props: ResourceProps,
 ): Promise<Refreshed | Record<string, never>> {
-  if (props.domainName === undefined) return importDomain(id);
+  if (props.domainName === undefined) return importDomain(settings, id);
   const old = VerificationOutputs.parse(props);
-  const client = clientFor(old);
+  const client = clientFor(old, settings);
   const found = (await registeredDomains(client)).find((d) => d.domainUuid === id);
   if (!found) {
     await confirmGone(client, old, subject(old), "pulumi refresh");
@@ -349,12 +369,15 @@ async function readVerification(
  * `timeout` and credentials change in place. New credentials are checked with one listing call first,
  * so that the switch cannot leave the domain registered with nothing managing it.
  */
-async function updateVerification(id: string, olds: ResourceProps, news: ResourceProps) {
+async function updateVerification(settings: Settings, id: string, olds: ResourceProps, news: ResourceProps) {
   const old = VerificationOutputs.parse(olds);
-  const client = clientFor({
-    connection: news.connection as VerificationOutputs["connection"],
-    acceptLanguage: news.acceptLanguage as VerificationOutputs["acceptLanguage"],
-  });
+  const client = clientFor(
+    {
+      connection: news.connection as VerificationOutputs["connection"],
+      acceptLanguage: news.acceptLanguage as VerificationOutputs["acceptLanguage"],
+    },
+    settings,
+  );
   if (sameCredentials(client.options, old.credentialsHash) !== true) {
     const visible = (await registeredDomains(client, { fresh: true })).some((d) => d.domainUuid === id);
     if (!visible) throw domainCredentialsChangedError(old.domainName, old.organization ?? "its organization");
@@ -374,14 +397,14 @@ async function updateVerification(id: string, olds: ResourceProps, news: Resourc
  * credentials in use could see it; a domain that active webhooks still target fails with the list of
  * those webhooks, each said to be in this stack's state or not.
  */
-async function removeVerification(id: string, props: ResourceProps): Promise<void> {
+async function removeVerification(settings: Settings, id: string, props: ResourceProps): Promise<void> {
   if (processContext().get(CONFIRMED_HERE).has(id)) return;
   const old = VerificationOutputs.parse(props);
   if (old.status === "adopted") {
     tell(leftRegisteredNotice(old.domainName, id));
     return;
   }
-  const client = clientFor(old);
+  const client = clientFor(old, settings);
   try {
     await client.domains.deactivate(id);
   } catch (error) {

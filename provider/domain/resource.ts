@@ -2,10 +2,11 @@ import { z } from "zod";
 import { Hostname } from "../../contract/domains/requests";
 import { contextKey, processContext, redact, rememberSecret } from "../context/process";
 import { type CheckFailure, checkFailure, checkInputs } from "../lifecycle/check";
-import { changedInputs, exact, recordedUnlessGiven } from "../lifecycle/input-comparison";
+import { changedInputs, exact, fallbacksOf, recordedUnlessGiven } from "../lifecycle/input-comparison";
 import type { CheckContext, ResourceProps } from "../lifecycle/methods";
 import { containsUnknown } from "../lifecycle/unknowns";
 import { commonFields, field, fieldAdvice, fieldsWhere, inputKinds, secretsOf } from "../resource-kit/fields";
+import type { Settings } from "../settings/value";
 import { alreadyRegisteredNotice } from "./messages";
 
 /** Where a verification's members other than domainName come from: the registration's outputs. */
@@ -185,17 +186,23 @@ const VERIFICATION_REPLACING: readonly string[] = fieldsWhere(VerificationInputs
  * it, and says so now, at preview, before anything is created. A Domain that opts in with `adopt` has no
  * registration, so it is never told. Unknown or invalid inputs, and a listing that fails, skip the question.
  */
-async function checkRegistration(olds: ResourceProps, news: ResourceProps, context: CheckContext = {}) {
+async function checkRegistration(
+  settings: Settings,
+  olds: ResourceProps,
+  news: ResourceProps,
+  context: CheckContext = {},
+) {
   rememberSecret((news.connection as { token?: unknown } | undefined)?.token);
   const { withSettingsFailure } = await import("../lifecycle/client-settings.js");
   const result = withSettingsFailure(
     checkInputs<RegistrationInputs>(RegistrationInputs, news, REGISTRATION_ADVICE),
+    settings,
   );
   const warnings: { urn: string; message: string }[] = [];
   if (result.failures.length === 0 && olds.domainName !== news.domainName && !containsUnknown(news)) {
     // Loaded here: only a hostname new to its resource needs the client.
     const { registeredAlready } = await import("./wire.js");
-    const found = await registeredAlready(result.inputs);
+    const found = await registeredAlready(result.inputs, settings);
     if (found) {
       const message = alreadyRegisteredNotice(
         found.domainName,
@@ -216,8 +223,9 @@ async function checkRegistration(olds: ResourceProps, news: ResourceProps, conte
 }
 
 /** A new hostname needs a new registration; credentials and language change in place. */
-async function diffRegistration(_id: string, olds: ResourceProps, news: ResourceProps) {
-  const changed = changedInputs(inputKinds(RegistrationInputs), RegistrationOutputs.parse(olds), news);
+async function diffRegistration(settings: Settings, _id: string, olds: ResourceProps, news: ResourceProps) {
+  const stored = RegistrationOutputs.parse(olds);
+  const changed = changedInputs(inputKinds(RegistrationInputs), stored, news, fallbacksOf(settings));
   return {
     changes: changed.length > 0,
     replaces: changed.filter((key) => REGISTRATION_REPLACING.includes(key)),
@@ -226,6 +234,7 @@ async function diffRegistration(_id: string, olds: ResourceProps, news: Resource
 }
 
 async function checkVerification(
+  settings: Settings,
   _olds: ResourceProps,
   news: ResourceProps,
 ): Promise<{ inputs: ResourceProps; failures: CheckFailure[] }> {
@@ -241,12 +250,13 @@ async function checkVerification(
     }
   }
   const { withSettingsFailure } = await import("../lifecycle/client-settings.js");
-  return withSettingsFailure(result);
+  return withSettingsFailure(result, settings);
 }
 
 /** Another hostname, verifier or adopt mode is another verification; `timeout` and credentials change in place. */
-async function diffVerification(_id: string, olds: ResourceProps, news: ResourceProps) {
-  const changed = changedInputs(inputKinds(VerificationInputs), VerificationOutputs.parse(olds), news);
+async function diffVerification(settings: Settings, _id: string, olds: ResourceProps, news: ResourceProps) {
+  const stored = VerificationOutputs.parse(olds);
+  const changed = changedInputs(inputKinds(VerificationInputs), stored, news, fallbacksOf(settings));
   return {
     changes: changed.length > 0,
     replaces: changed.filter((key) => VERIFICATION_REPLACING.includes(key)),

@@ -3,6 +3,7 @@ import type { Domain } from "../../contract/domains/types";
 import { ServiceClient } from "../client/client";
 import { perSettings } from "../lifecycle/client-settings";
 import * as Listings from "../lifecycle/listings";
+import type { Settings } from "../settings/value";
 import { ownerOf } from "../webhook/create";
 import type { Owner } from "../webhook/resource";
 
@@ -56,14 +57,20 @@ const probeClient = perSettings(
   (options) => new ServiceClient({ ...options, timeoutMs: 5_000, retry: { maxAttempts: 2 } }),
 );
 
-/** The registered domain of `inputs.domainName`, undefined when it is not registered or the listing failed. */
-export async function registeredAlready(inputs: {
-  readonly domainName: string;
-  readonly connection?: ConnectionInput | undefined;
-  readonly acceptLanguage?: AcceptLanguage | undefined;
-}): Promise<DomainRecord | undefined> {
+/**
+ * The registered domain of `inputs.domainName`, asked under the provider's `settings`; undefined when it is
+ * not registered or the listing failed.
+ */
+export async function registeredAlready(
+  inputs: {
+    readonly domainName: string;
+    readonly connection?: ConnectionInput | undefined;
+    readonly acceptLanguage?: AcceptLanguage | undefined;
+  },
+  settings: Settings,
+): Promise<DomainRecord | undefined> {
   try {
-    const domains = await registeredDomains(probeClient(inputs));
+    const domains = await registeredDomains(probeClient(inputs, settings));
     return domains.find((d) => d.domainName === inputs.domainName);
   } catch {
     return undefined;

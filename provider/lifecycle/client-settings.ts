@@ -13,7 +13,6 @@ import { SETTING_ROWS, SETTINGS, type Setting, type SettingName, stackKey } from
 import type { Settings } from "../settings/value";
 import { type CheckFailure, splitRule } from "./check";
 import type { ResourceProps } from "./methods";
-import { configuredSettings } from "./stack-config";
 import { containsUnknown } from "./unknowns";
 
 /** What a resource says about how to reach the service. */
@@ -61,16 +60,16 @@ function clientKey(request: ClientRequest, settings: Settings): string {
 }
 
 /**
- * What `make` builds from the options of a resource's client under the provider's `settings` (those
- * `configure` resolved, when not given), built once per settings in a process, under the key clients are
+ * What `make` builds from the options of a resource's client under the provider's `settings` (those its
+ * `configure` resolved), built once per settings in a process, under the key clients are
  * shared by, and kept in the process context as `description`.
  */
 export function perSettings<T>(
   description: string,
   make: (options: ClientOptions, settings: Settings) => T,
-): (request: ClientRequest, settings?: Settings) => T {
+): (request: ClientRequest, settings: Settings) => T {
   const built = contextKey(description, () => new Map<string, T>());
-  return (request, settings = configuredSettings()) => {
+  return (request, settings) => {
     const key = clientKey(request, settings);
     const values = processContext().get(built);
     if (!values.has(key)) values.set(key, make(clientOptions(request, settings), settings));
@@ -85,7 +84,7 @@ export function perSettings<T>(
  *
  * @throws ConfigurationError as the client's constructor would, on a missing or malformed setting.
  */
-export const resolvedSettings: (request: ClientRequest, settings?: Settings) => ResolvedOptions = perSettings(
+export const resolvedSettings: (request: ClientRequest, settings: Settings) => ResolvedOptions = perSettings(
   "resolved client settings",
   (options, settings) => resolveOptions(options, settings),
 );
@@ -116,11 +115,11 @@ function settingsFailure(request: ClientRequest, settings: Settings): string | u
 /**
  * `result`, a resource's check, with `settingsFailure`'s sentence added as a failure when its inputs are
  * otherwise valid and its `connection` is known (a value still unknown at preview is checked at `up`),
- * under the provider's `settings` (those `configure` resolved, when not given).
+ * under the provider's `settings` (those its `configure` resolved).
  */
 export function withSettingsFailure<T extends { inputs: ResourceProps; failures: CheckFailure[] }>(
   result: T,
-  settings: Settings = configuredSettings(),
+  settings: Settings,
 ): T {
   if (result.failures.length > 0 || containsUnknown(result.inputs.connection)) return result;
   const reason = settingsFailure(

@@ -5,14 +5,13 @@ import { schemaOf } from "../settings/schema-kit";
 import { SETTINGS, stackKey } from "../settings/table";
 import type { Settings } from "../settings/value";
 import { type ClientRequest, perSettings } from "./client-settings";
-import { configuredSettings } from "./stack-config";
 
 /**
  * The client for one resource, with the options client-settings.ts gives it. Clients are shared per
  * settings, so their pool is too; each waits on its token's limiter in the process context like every
  * client of the process.
  */
-export const clientFor: (request: ClientRequest, settings?: Settings) => ServiceClient = perSettings(
+export const clientFor: (request: ClientRequest, settings: Settings) => ServiceClient = perSettings(
   "API clients per credentials",
   (options) => new ServiceClient(options),
 );
@@ -31,9 +30,9 @@ const HOST_OVERRIDES_NAMES = `${stackKey(HOST_OVERRIDES.config)} (or ${HOST_OVER
  * Where to fetch https://<hostname>/... from instead, for hostnames that only exist locally (the sandbox
  * and its stand-in origins): stack config `service:hostOverrides` or SERVICE_HOST_OVERRIDES, a JSON object
  * of hostname to origin, the same shape as the sandbox seed's `hosts`; from the provider's `settings`
- * (those `configure` resolved, when not given).
+ * (those its `configure` resolved).
  */
-export function hostOverrides(settings: Settings = configuredSettings()): Record<string, string> {
+export function hostOverrides(settings: Settings): Record<string, string> {
   const raw = settingText(settings, "hostOverrides");
   if (!raw) return {};
   let json: unknown;

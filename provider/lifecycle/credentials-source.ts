@@ -8,7 +8,6 @@ import type { ConnectionInput } from "../../contract/common-types";
 import { settingOrDefault, withConnection } from "../settings/resolve";
 import { CONFIG_NAMESPACE, SETTINGS } from "../settings/table";
 import type { Settings } from "../settings/value";
-import { configuredSettings } from "./stack-config";
 
 /** The base URL without what a reviewer must not read: user name, password, query and fragment. */
 function shown(url: string): string {
@@ -22,12 +21,9 @@ function shown(url: string): string {
 
 /**
  * The credentials a resource with the `connection` input given would use under the provider's `settings`
- * (those `configure` resolved, when not given), described, never revealed.
+ * (those its `configure` resolved), described, never revealed.
  */
-export function credentialsSource(
-  connection: ConnectionInput | undefined,
-  settings: Settings = configuredSettings(),
-): string {
+export function credentialsSource(connection: ConnectionInput | undefined, settings: Settings): string {
   const resource = withConnection(settings, connection);
   const { token } = SETTINGS;
   const tokenFrom =

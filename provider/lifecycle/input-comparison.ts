@@ -10,7 +10,6 @@ import { canonicalFilters } from "../../contract/webhooks/requests";
 import { settingOrDefault } from "../settings/resolve";
 import type { Settings } from "../settings/value";
 import { secretMatches } from "./secret-hash";
-import { configuredSettings } from "./stack-config";
 import { containsUnknown } from "./unknowns";
 
 /** What an input left out stands for: the stack's settings, then the environment, then the defaults. */
@@ -22,7 +21,7 @@ export interface Fallbacks {
 }
 
 /** The fallbacks of the provider's `settings`, as `clientFor` resolves them (stack config, environment, defaults). */
-function fallbacksOf(settings: Settings): Fallbacks {
+export function fallbacksOf(settings: Settings): Fallbacks {
   return {
     baseUrl: settingOrDefault(settings, "baseUrl")!,
     acceptLanguage: settingOrDefault(settings, "acceptLanguage")!,
@@ -125,13 +124,14 @@ export type InputKinds = Readonly<Record<string, Comparison>>;
 
 /**
  * The inputs among `kinds` whose new value in `news` does not mean what `stored` records, in the order
- * `kinds` lists them. A value still unknown at preview counts as changed.
+ * `kinds` lists them, by the provider's `fallbacks` (`fallbacksOf` its settings). A value still unknown at
+ * preview counts as changed.
  */
 export function changedInputs(
   kinds: InputKinds,
   stored: Readonly<Record<string, unknown>>,
   news: Readonly<Record<string, unknown>>,
-  fallbacks: Fallbacks = fallbacksOf(configuredSettings()),
+  fallbacks: Fallbacks,
 ): string[] {
   return Object.entries(kinds)
     .filter(([key, same]) => containsUnknown(news[key]) || !same(news[key], stored, key, fallbacks))

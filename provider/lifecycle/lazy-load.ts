@@ -19,12 +19,12 @@ export function lazyLifecycle<Plan extends PlanModule, Apply extends ApplyModule
   apply: () => Promise<Apply>,
 ): Pick<Plan, "check" | "diff"> & Omit<Apply, "check" | "diff"> {
   const lifecycle: ResourceLifecycle = {
-    check: async (olds, news, context) => (await plan()).check(olds, news, context),
-    diff: async (id, olds, news) => (await plan()).diff(id, olds, news),
-    create: async (props) => (await apply()).create(props),
-    read: async (id, props) => (await apply()).read(id, props),
-    update: async (id, olds, news) => (await apply()).update(id, olds, news),
-    remove: async (id, props) => (await apply()).remove(id, props),
+    check: async (settings, olds, news, context) => (await plan()).check(settings, olds, news, context),
+    diff: async (settings, id, olds, news) => (await plan()).diff(settings, id, olds, news),
+    create: async (settings, props) => (await apply()).create(settings, props),
+    read: async (settings, id, props) => (await apply()).read(settings, id, props),
+    update: async (settings, id, olds, news) => (await apply()).update(settings, id, olds, news),
+    remove: async (settings, id, props) => (await apply()).remove(settings, id, props),
   };
   return lifecycle as Pick<Plan, "check" | "diff"> & Omit<Apply, "check" | "diff">;
 }

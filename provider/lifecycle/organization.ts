@@ -11,7 +11,6 @@ import { credentialsOf } from "../client/config";
 import { contextKey, processContext } from "../context/process";
 import type { Settings } from "../settings/value";
 import { hashSecret } from "./secret-hash";
-import { configuredSettings } from "./stack-config";
 
 /** Credentials as a resource's `connection` or the stack configuration give them; any member may be absent. */
 export interface CredentialSettings {
@@ -28,12 +27,12 @@ const SALT = contextKey("organization key salt", () => randomBytes(16).toString(
  * settings `stack`: the token and base URL resolved as `clientFor` resolves them (the resource's own,
  * then the stack's, then those of `settings`, then the local sandbox), hashed with this process's salt.
  * Missing credentials have a key too: such resources fail alike, whatever is counted. `settings` are those
- * `configure` resolved, when not given (in a program's own process, the environment's).
+ * the provider's `configure` resolved (in a program's own process, the environment's).
  */
 export function organizationKey(
   connection: CredentialSettings | undefined,
   stack: CredentialSettings,
-  settings: Settings = configuredSettings(),
+  settings: Settings,
 ): string {
   const { token, baseUrl } = credentialsOf(
     { token: connection?.token ?? stack.token, baseUrl: connection?.baseUrl ?? stack.baseUrl },

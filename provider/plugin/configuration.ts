@@ -7,7 +7,7 @@
 import { PLUGIN_PACKAGE } from "../../contract/pulumi-package";
 import { rememberSecret } from "../context/process";
 import { configureFromStack } from "../lifecycle/stack-config";
-import type { ConfigSource } from "../settings/value";
+import type { ConfigSource, Settings } from "../settings/value";
 import type { WarnOnResource } from "./engine-log";
 import { revealSecrets } from "./secrets";
 import type { ConfigureRequest } from "./server-hooks";
@@ -40,18 +40,20 @@ function configSourceOfArgs(args: Readonly<Record<string, unknown>>): ConfigSour
 }
 
 /**
- * Configures this process from the engine's Configure request: its `args`, or its `variables` from an
- * engine that sends no `args`. Each warning about a setting in an old spelling is shown once per process
- * on the provider, through `warn`.
+ * The settings of the engine's Configure request: its `args`, or its `variables` from an engine that sends
+ * no `args`. Each warning about a setting in an old spelling is shown once per process on the provider,
+ * through `warn`.
  */
-export function configureWith(warn: WarnOnResource): (request: ConfigureRequest) => void {
+export function configureWith(warn: WarnOnResource): (request: ConfigureRequest) => Settings {
   const shown = new Set<string>();
   return (request) => {
     const source = request.args ? configSourceOfArgs(request.args) : configSourceOf(request.variables);
-    for (const warning of configureFromStack(source).warnings) {
+    const settings = configureFromStack(source);
+    for (const warning of settings.warnings) {
       if (shown.has(warning)) continue;
       shown.add(warning);
       warn(request.urn ?? "", warning);
     }
+    return settings;
   };
 }

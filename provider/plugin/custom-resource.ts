@@ -8,6 +8,7 @@ import type * as provider from "@pulumi/pulumi/provider";
 import type { DetailedDiff } from "../lifecycle/detailed-diff";
 import type { ResourceProps } from "../lifecycle/methods";
 import type { DeclaredResource } from "../resource-kit/declaration";
+import type { Settings } from "../settings/value";
 import type { WarnOnResource } from "./engine-log";
 import { markSecrets, revealSecrets } from "./secrets";
 
@@ -40,7 +41,10 @@ function withSecretProperties(error: unknown, secretKeys: Iterable<string>): unk
   return marked;
 }
 
-/** The plugin's methods for one resource type, over its declared lifecycle. */
+/**
+ * The plugin's methods for one resource type, over its declared lifecycle, each under the `settings` the
+ * provider's Configure resolved.
+ */
 export class CustomResource {
   /**
    * @param declared - The resource as the registry declares it: its lifecycle and its secrets.
@@ -65,9 +69,16 @@ export class CustomResource {
    * Validates `news` (defaults applied, filters canonical), with its secrets wrapped again. The lifecycle
    * gets the URN, which the dynamic-provider host never passes on, and may ask for warnings to be shown.
    */
-  async check(urn: string, olds: ResourceProps, news: ResourceProps): Promise<provider.CheckResult> {
+  async check(
+    settings: Settings,
+    urn: string,
+    olds: ResourceProps,
+    news: ResourceProps,
+  ): Promise<provider.CheckResult> {
     const incoming = revealSecrets(news);
-    const result = (await this.declared.check(revealSecrets(olds).props, incoming.props, { urn })) as Answer;
+    const result = (await this.declared.check(settings, revealSecrets(olds).props, incoming.props, {
+      urn,
+    })) as Answer;
     for (const warning of result.warnings ?? []) this.warn(warning.urn, warning.message);
     return {
       inputs: markSecrets(result.inputs ?? incoming.props, this.inputSecrets(incoming.secretKeys)),
@@ -82,13 +93,14 @@ export class CustomResource {
    * the engine is to show; the SDK's server drops it (server-hooks.ts carries it).
    */
   async diff(
+    settings: Settings,
     id: string,
     olds: ResourceProps,
     news: ResourceProps,
     oldInputs: ResourceProps | undefined,
   ): Promise<provider.DiffResult & { readonly detailedDiff?: DetailedDiff }> {
     const state = { ...revealSecrets(oldInputs).props, ...revealSecrets(olds).props };
-    const result = (await this.declared.diff(id, state, revealSecrets(news).props)) as Answer;
+    const result = (await this.declared.diff(settings, id, state, revealSecrets(news).props)) as Answer;
     return {
       changes: result.changes,
       replaces: result.replaces ?? [],
@@ -101,11 +113,11 @@ export class CustomResource {
    * Creates the object. A failure that carries state (a create whose outcome is unknown) keeps that
    * state's secrets wrapped, since the engine records it.
    */
-  async create(inputs: ResourceProps): Promise<provider.CreateResult> {
+  async create(settings: Settings, inputs: ResourceProps): Promise<provider.CreateResult> {
     const incoming = revealSecrets(inputs);
     const secrets = this.outputSecrets(incoming.secretKeys);
     try {
-      const result = (await this.declared.create(incoming.props)) as Answer;
+      const result = (await this.declared.create(settings, incoming.props)) as Answer;
       return { id: result.id!, outs: markSecrets(result.outs ?? {}, secrets) };
     } catch (error) {
       throw withSecretProperties(error, secrets);
@@ -113,9 +125,9 @@ export class CustomResource {
   }
 
   /** Refresh, or (with no stored state) `pulumi import` by id; `{}` when the object is gone. */
-  async read(id: string, props: ResourceProps): Promise<provider.ReadResult> {
+  async read(settings: Settings, id: string, props: ResourceProps): Promise<provider.ReadResult> {
     const stored = revealSecrets(props);
-    const result = (await this.declared.read(id, stored.props)) as Answer;
+    const result = (await this.declared.read(settings, id, stored.props)) as Answer;
     if (!result.id) return {};
     return {
       id: result.id,
@@ -128,11 +140,21 @@ export class CustomResource {
   }
 
   /** Applies a change that is not a replacement (or settles a pending create); failures as for create. */
-  async update(id: string, olds: ResourceProps, news: ResourceProps): Promise<provider.UpdateResult> {
+  async update(
+    settings: Settings,
+    id: string,
+    olds: ResourceProps,
+    news: ResourceProps,
+  ): Promise<provider.UpdateResult> {
     const incoming = revealSecrets(news);
     const secrets = this.outputSecrets(incoming.secretKeys);
     try {
-      const result = (await this.declared.update(id, revealSecrets(olds).props, incoming.props)) as Answer;
+      const result = (await this.declared.update(
+        settings,
+        id,
+        revealSecrets(olds).props,
+        incoming.props,
+      )) as Answer;
       return { outs: markSecrets(result.outs ?? {}, secrets) };
     } catch (error) {
       throw withSecretProperties(error, secrets);
@@ -140,7 +162,7 @@ export class CustomResource {
   }
 
   /** Deletes the object (a webhook or domain is deactivated). */
-  async delete(id: string, props: ResourceProps): Promise<void> {
-    await this.declared.remove(id, revealSecrets(props).props);
+  async delete(settings: Settings, id: string, props: ResourceProps): Promise<void> {
+    await this.declared.remove(settings, id, revealSecrets(props).props);
   }
 }

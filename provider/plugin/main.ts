@@ -6,6 +6,8 @@ import { main } from "@pulumi/pulumi/provider";
 import { findProgramLanguage, setProgramLanguage } from "../context/program-language";
 import type { DetailedDiff } from "../lifecycle/detailed-diff";
 import type { ResourceProps } from "../lifecycle/methods";
+import { resolve } from "../settings/resolve";
+import type { Settings } from "../settings/value";
 import { configureWith } from "./configuration";
 import { type DiffResponseMessage, type ProviderProto, writeDetailedDiff } from "./diff-response";
 import { engineAddressOf, engineWarnings } from "./engine-log";
@@ -26,16 +28,23 @@ export async function serve(args: string[]): Promise<void> {
   const oldInputs = new Map<string, ResourceProps | undefined>();
   const detailedDiffs = new Map<string, DetailedDiff>();
   const warn = engineWarnings(address);
+  const configure = configureWith(warn);
+  // The settings this provider's Configure resolved: the engine configures a provider before its first
+  // operation; one it did not configure has the environment's, read once.
+  let settings: Settings | undefined;
   const provider = lifetime.tracked(
     serviceProvider({
       oldInputs: (urn) => oldInputs.get(urn),
       showDiff: (urn, detailed) => detailedDiffs.set(urn, detailed),
       warn,
+      settings: () => (settings ??= resolve({})),
     }),
   );
   await withRequestHooks(
     {
-      configure: configureWith(warn),
+      configure: (request) => {
+        settings = configure(request);
+      },
       serving: lifetime.serving,
       diffing(urn, inputs) {
         oldInputs.set(urn, inputs);

@@ -11,6 +11,7 @@ import type { DetailedDiff } from "../lifecycle/detailed-diff";
 import type { ResourceProps } from "../lifecycle/methods";
 import * as registry from "../registry";
 import type { DeclaredResource } from "../resource-kit/declaration";
+import type { Settings } from "../settings/value";
 import { CustomResource } from "./custom-resource";
 import type { WarnOnResource } from "./engine-log";
 import { packageFile, packageVersion } from "./package-files";
@@ -23,6 +24,8 @@ export interface EngineExtras {
   showDiff(urn: string, detailed: DetailedDiff): void;
   /** Shows a warning on the resource `urn` (see engine-log.ts). */
   warn: WarnOnResource;
+  /** The settings the engine's Configure resolved for this provider (configuration.ts). */
+  settings(): Settings;
 }
 
 /** The type token in a URN (`urn:pulumi:stack::project::parent$type::name`). */
@@ -51,16 +54,22 @@ export function serviceProvider(extras: EngineExtras): provider.Provider {
   return {
     version,
     getSchema: async () => packageFile("schema.json"),
-    check: async (urn, olds, news) => resourceOf(urn).check(urn, olds, news),
+    check: async (urn, olds, news) => resourceOf(urn).check(extras.settings(), urn, olds, news),
     diff: async (id, urn, olds, news) => {
-      const { detailedDiff, ...answer } = await resourceOf(urn).diff(id, olds, news, extras.oldInputs(urn));
+      const { detailedDiff, ...answer } = await resourceOf(urn).diff(
+        extras.settings(),
+        id,
+        olds,
+        news,
+        extras.oldInputs(urn),
+      );
       if (detailedDiff) extras.showDiff(urn, detailedDiff);
       return answer;
     },
-    create: async (urn, inputs) => resourceOf(urn).create(inputs),
-    read: async (id, urn, props) => resourceOf(urn).read(id, props ?? {}),
-    update: async (id, urn, olds, news) => resourceOf(urn).update(id, olds, news),
-    delete: async (id, urn, props) => resourceOf(urn).delete(id, props),
+    create: async (urn, inputs) => resourceOf(urn).create(extras.settings(), inputs),
+    read: async (id, urn, props) => resourceOf(urn).read(extras.settings(), id, props ?? {}),
+    update: async (id, urn, olds, news) => resourceOf(urn).update(extras.settings(), id, olds, news),
+    delete: async (id, urn, props) => resourceOf(urn).delete(extras.settings(), id, props),
     cancel: async () => requestCancel(),
     construct: async (name, type, inputs, opts: pulumi.ComponentResourceOptions) => {
       if (type !== DOMAIN_COMPONENT_TYPE) {

@@ -2,10 +2,17 @@ import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, normalize, resolve } from "node:path";
 import { z } from "zod";
 import { checkInputs, type FieldAdvice } from "../lifecycle/check";
-import { changedInputs, exact, hashedSecret, type InputKinds } from "../lifecycle/input-comparison";
+import {
+  changedInputs,
+  exact,
+  fallbacksOf,
+  hashedSecret,
+  type InputKinds,
+} from "../lifecycle/input-comparison";
 import type { ResourceProps } from "../lifecycle/methods";
 import { type Refreshed, refreshAnswer } from "../lifecycle/refresh";
 import { hashSecret } from "../lifecycle/secret-hash";
+import type { Settings } from "../settings/value";
 
 /** What a VerificationFile accepts. */
 export const FileInputs = z.object({
@@ -50,15 +57,15 @@ async function write(inputs: z.output<typeof FileInputs>): Promise<FileOutputs> 
   return { directory: inputs.directory, key: inputs.key, path, contentHash: hashSecret(inputs.content) };
 }
 
-export async function check(_olds: ResourceProps, news: ResourceProps) {
+export async function check(_settings: Settings, _olds: ResourceProps, news: ResourceProps) {
   return checkInputs(FileInputs, news, FILE_FIELD_ADVICE);
 }
 
 /** A VerificationFile's inputs by kind: another folder or key is another file; new content rewrites it. */
 const INPUTS: InputKinds = { directory: exact, key: exact, content: hashedSecret("contentHash") };
 
-export async function diff(_id: string, olds: ResourceProps, news: ResourceProps) {
-  const changed = changedInputs(INPUTS, FileOutputs.parse(olds), news);
+export async function diff(settings: Settings, _id: string, olds: ResourceProps, news: ResourceProps) {
+  const changed = changedInputs(INPUTS, FileOutputs.parse(olds), news, fallbacksOf(settings));
   return {
     changes: changed.length > 0,
     replaces: changed.filter((key) => key !== "content"),
@@ -66,13 +73,17 @@ export async function diff(_id: string, olds: ResourceProps, news: ResourceProps
   };
 }
 
-export async function create(props: ResourceProps) {
+export async function create(_settings: Settings, props: ResourceProps) {
   const outs = await write(FileInputs.parse(props));
   return { id: outs.path, outs };
 }
 
 /** Gone when the file is gone; its content is not compared, since state holds only its hash. */
-export async function read(id: string, props: ResourceProps): Promise<Refreshed | Record<string, never>> {
+export async function read(
+  _settings: Settings,
+  id: string,
+  props: ResourceProps,
+): Promise<Refreshed | Record<string, never>> {
   const old = FileOutputs.parse(props);
   try {
     await readFile(old.path);
@@ -82,10 +93,10 @@ export async function read(id: string, props: ResourceProps): Promise<Refreshed 
   return refreshAnswer(id, props, old, () => ({ directory: old.directory, key: old.key }));
 }
 
-export async function update(_id: string, _olds: ResourceProps, news: ResourceProps) {
+export async function update(_settings: Settings, _id: string, _olds: ResourceProps, news: ResourceProps) {
   return { outs: await write(FileInputs.parse(news)) };
 }
 
-export async function remove(_id: string, props: ResourceProps): Promise<void> {
+export async function remove(_settings: Settings, _id: string, props: ResourceProps): Promise<void> {
   await rm(FileOutputs.parse(props).path, { force: true });
 }

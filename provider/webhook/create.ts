@@ -29,9 +29,9 @@ import * as Listings from "../lifecycle/listings";
 import { forgetWebhooks } from "../lifecycle/listings";
 import type { ResourceProps } from "../lifecycle/methods";
 import { hashSecret } from "../lifecycle/secret-hash";
-import { configuredSettings } from "../lifecycle/stack-config";
 import { schemaOf } from "../settings/schema-kit";
 import { SETTINGS, textOf } from "../settings/table";
+import type { Settings } from "../settings/value";
 import {
   adoptClaimedError,
   adoptMismatchError,
@@ -147,7 +147,9 @@ export function createKey(client: ServiceClient, identity: WebhookIdentity): Cre
 export interface CreatePlan {
   /** The checked inputs, parsed. */
   readonly inputs: WebhookInputs;
-  /** The client of the inputs' connection, or of the stack's settings. */
+  /** The provider's settings: the client's, where the attempt notes are kept, how long to re-list. */
+  readonly settings: Settings;
+  /** The client of the inputs' connection, or of the provider's settings. */
   readonly client: ServiceClient;
   /** Endpoint, channel and filters: what the service tells webhooks apart by, and what messages name. */
   readonly identity: WebhookIdentity;
@@ -159,11 +161,15 @@ export interface CreatePlan {
   readonly provider: unknown;
 }
 
-/** The plan of a create of `inputs`; `provider` is the `__provider` the engine passed with them. */
-export function planCreate(inputs: WebhookInputs, provider: unknown): CreatePlan {
-  const client = clientFor(inputs);
+/**
+ * The plan of a create of `inputs` under the provider's `settings`; `provider` is the `__provider` the engine
+ * passed with them.
+ */
+export function planCreate(settings: Settings, inputs: WebhookInputs, provider: unknown): CreatePlan {
+  const client = clientFor(inputs, settings);
   const identity = identityOf(inputs);
-  return { inputs, client, identity, body: createBody(inputs), key: createKey(client, identity), provider };
+  const key = createKey(client, identity);
+  return { inputs, settings, client, identity, body: createBody(inputs), key, provider };
 }
 
 /** What state records of a webhook the service showed through `client`, spoken to in `apiVersion`. */
@@ -243,14 +249,15 @@ interface AttemptNote {
   readonly pid: number;
 }
 
-function notesDir(pulumiHome = configuredSettings().pulumiHome): string {
-  return join(pulumiHome || join(homedir(), ".pulumi"), "service-pulumi", "create-attempts");
+/** Where the attempt notes are kept: under PULUMI_HOME, as the provider's `settings` have it. */
+function notesDir(settings: Settings): string {
+  return join(settings.pulumiHome || join(homedir(), ".pulumi"), "service-pulumi", "create-attempts");
 }
 
 /** One file per organization's credentials and configuration; it names neither (a hash does). */
-function noteFile(key: CreateKey): string {
+function noteFile(settings: Settings, key: CreateKey): string {
   const name = createHash("sha256").update(key.credentials).update(key.identity).digest("hex");
-  return join(notesDir(), `${name}.json`);
+  return join(notesDir(settings), `${name}.json`);
 }
 
 function isRunning(pid: number): boolean {
@@ -266,35 +273,35 @@ function isRunning(pid: number): boolean {
  * The note of an earlier create of this configuration whose process ended before it knew the outcome.
  * A note of a process still running is another run's create in flight, not an interrupted one.
  */
-function interruptedAttempt(key: CreateKey, now: number): AttemptNote | undefined {
+function interruptedAttempt(settings: Settings, key: CreateKey, now: number): AttemptNote | undefined {
   let note: AttemptNote;
   try {
-    note = JSON.parse(readFileSync(noteFile(key), "utf8")) as AttemptNote;
+    note = JSON.parse(readFileSync(noteFile(settings, key), "utf8")) as AttemptNote;
   } catch {
     return undefined;
   }
   if (now - note.since > NOTE_TTL_MS) {
-    forgetAttempt(key);
+    forgetAttempt(settings, key);
     return undefined;
   }
   return note.pid !== process.pid && !isRunning(note.pid) ? note : undefined;
 }
 
 /** Notes a create about to be sent; an earlier interrupted attempt's time is kept, being the earliest. */
-function noteAttempt(key: CreateKey, since: number): void {
+function noteAttempt(settings: Settings, key: CreateKey, since: number): void {
   try {
-    mkdirSync(notesDir(), { recursive: true, mode: 0o700 });
-    writeFileSync(noteFile(key), JSON.stringify({ since, pid: process.pid } satisfies AttemptNote));
+    mkdirSync(notesDir(settings), { recursive: true, mode: 0o700 });
+    writeFileSync(noteFile(settings, key), JSON.stringify({ since, pid: process.pid } satisfies AttemptNote));
   } catch {
     // A read-only home costs only this protection, never the create.
   }
 }
 
 /** Forgets the note once the outcome is known (created, refused, or kept pending in state). */
-function forgetAttempt(key: CreateKey): void {
+function forgetAttempt(settings: Settings, key: CreateKey): void {
   // With the engine gone, the outcome never reaches state: the next run must find the note and reconcile.
   if (engineIsGone()) return;
-  rmSync(noteFile(key), { force: true });
+  rmSync(noteFile(settings, key), { force: true });
 }
 
 /*
@@ -375,9 +382,10 @@ export const RECONCILE_ENV = RECONCILE.env;
 /**
  * How long to re-list after an ambiguous create. A lost answer (timeout, dropped connection) may belong to
  * a request the service is still working on, so it gets the whole window; an answered 5xx means the
- * service has finished with the request, so a short look suffices.
+ * service has finished with the request, so a short look suffices. SERVICE_RECONCILE_SECONDS is read from the
+ * provider's `settings`.
  */
-export function reconcileWindowMs(answered: boolean, settings = configuredSettings()): number {
+export function reconcileWindowMs(answered: boolean, settings: Settings): number {
   const configured = schemaOf(RECONCILE).safeParse(textOf(settings.env.reconcile));
   const window = (configured.success ? configured.data : RECONCILE.default) * 1000;
   return answered ? Math.min(window, 5_000) : window;
@@ -407,10 +415,11 @@ interface Attempt {
 
 /**
  * Creates the webhook of `inputs`, or adopts the one named by adoptWebhookUuid: the inputs are planned
- * once, then the plan is acted on. `provider` is the `__provider` the engine passed with them.
+ * once, under the provider's `settings`, then the plan is acted on. `provider` is the `__provider` the engine
+ * passed with them.
  */
-export function createWebhook(inputs: WebhookInputs, provider: unknown) {
-  const plan = planCreate(inputs, provider);
+export function createWebhook(settings: Settings, inputs: WebhookInputs, provider: unknown) {
+  const plan = planCreate(settings, inputs, provider);
   if (inputs.adoptWebhookUuid !== undefined) return adopt(plan, inputs.adoptWebhookUuid);
   return createPlanned(plan);
 }
@@ -451,7 +460,7 @@ async function createOnce(plan: CreatePlan, prior: Attempt) {
   const earlier = await earlierInterruptedCreate(plan, prior);
   if (earlier.hook) return owned(earlier.hook, plan);
   const sentAtLocal = processContext().clock.now();
-  noteAttempt(plan.key, earlier.since ?? client.serverNow());
+  noteAttempt(plan.settings, plan.key, earlier.since ?? client.serverNow());
   try {
     const hook = webhookRecord(await client.webhooks.create(plan.body));
     return owned(hook, plan);
@@ -462,7 +471,7 @@ async function createOnce(plan: CreatePlan, prior: Attempt) {
     if (error instanceof InvalidRequestError) throw await refusal(client, identity, error);
     if (!(error instanceof AmbiguousRequestError)) throw error;
     const exclude = [...(prior.claimedElsewhere ?? [])];
-    const windowMs = reconcileWindowMs(error.status !== undefined);
+    const windowMs = reconcileWindowMs(error.status !== undefined, plan.settings);
     const { found, since } = await awaitCandidates(
       {
         client,
@@ -487,7 +496,7 @@ async function createOnce(plan: CreatePlan, prior: Attempt) {
     );
   } finally {
     // Whatever happened is now known to state: created, refused, or kept pending.
-    forgetAttempt(plan.key);
+    forgetAttempt(plan.settings, plan.key);
     forgetWebhooks(client);
   }
 }
@@ -504,22 +513,22 @@ async function earlierInterruptedCreate(
 ): Promise<{ hook?: WebhookRecord; since?: number }> {
   if (prior.pendingSince !== undefined) return {};
   const { client, identity } = plan;
-  const note = interruptedAttempt(plan.key, client.serverNow());
+  const note = interruptedAttempt(plan.settings, plan.key, client.serverNow());
   if (!note) return {};
   const exclude = [...(prior.claimedElsewhere ?? [])];
   // The service may still be working on that request, as after a lost answer: look for as long.
-  const left = note.since + reconcileWindowMs(false) - client.serverNow();
+  const left = note.since + reconcileWindowMs(false, plan.settings) - client.serverNow();
   const search = { client, identity, since: note.since, exclude };
   const found =
     left > 0
       ? ((await awaitCandidates({ ...search, sentAtLocal: processContext().clock.now() }, left)).found ?? [])
       : await candidates(search);
   if (found.length === 1) {
-    forgetAttempt(plan.key);
+    forgetAttempt(plan.settings, plan.key);
     return { hook: found[0] };
   }
   if (found.length > 1) {
-    forgetAttempt(plan.key);
+    forgetAttempt(plan.settings, plan.key);
     const since = new Date(note.since).toISOString();
     throw new PendingCreateError(
       reconcileConflictMessage(identity, since, found),
@@ -543,14 +552,16 @@ async function refusal(client: ServiceClient, identity: WebhookIdentity, error: 
 
 /**
  * Settles a pending webhook: adopts the one that appeared, or creates it if none did. The search is for
- * the webhook that state recorded as pending; the create, if one is needed, is planned from `news`.
+ * the webhook that state recorded as pending; the create, if one is needed, is planned from `news` under the
+ * provider's `settings`.
  */
 export async function settle(
+  settings: Settings,
   id: string,
   old: WebhookState,
   news: ResourceProps,
 ): Promise<{ outs: WebhookOutputs }> {
-  const plan = planCreate(parseInputs(news), news.__provider);
+  const plan = planCreate(settings, parseInputs(news), news.__provider);
   const { client } = plan;
   const identity = identityOf(old);
   return exclusively(createKey(client, identity), async () => {

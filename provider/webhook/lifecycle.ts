@@ -17,6 +17,7 @@ import type { ResourceProps } from "../lifecycle/methods";
 import { confirmGone } from "../lifecycle/ownership";
 import { type Refreshed, refreshAnswer } from "../lifecycle/refresh";
 import { hashSecret } from "../lifecycle/secret-hash";
+import type { Settings } from "../settings/value";
 import {
   activeWebhooks,
   candidates,
@@ -48,14 +49,17 @@ import {
 
 /**
  * Creates the webhook, or adopts the one named by adoptWebhookUuid, from its parsed inputs, unless the
- * organization's Webhooks are over the quota.
+ * organization's Webhooks are over the quota. `settings` are the provider's, as for every method here.
  */
-export async function create(props: ResourceProps): Promise<{ id: string; outs: WebhookOutputs }> {
+export async function create(
+  settings: Settings,
+  props: ResourceProps,
+): Promise<{ id: string; outs: WebhookOutputs }> {
   const inputs = parseInputs(props);
   // Only `pulumi up --skip-preview` gets here with too many: otherwise the preview's check stopped it.
-  const over = checkedOverQuota(inputs.connection);
+  const over = checkedOverQuota(inputs.connection, settings);
   if (over) throw new LifecycleError("quota_reached", overQuotaCreateMessage(over.names.length));
-  return createWebhook(inputs, props.__provider);
+  return createWebhook(settings, inputs, props.__provider);
 }
 
 /**
@@ -63,14 +67,15 @@ export async function create(props: ResourceProps): Promise<{ id: string; outs: 
  * changed, one call checks that the new ones still see the webhook, so that the switch cannot orphan it.
  */
 export async function update(
+  settings: Settings,
   id: string,
   olds: ResourceProps,
   news: ResourceProps,
 ): Promise<{ outs: WebhookOutputs }> {
   const old = WebhookState.parse(olds);
-  if (isPending(old)) return settle(id, old, news);
+  if (isPending(old)) return settle(settings, id, old, news);
   const current = old as WebhookOutputs;
-  const client = clientFor({ ...current, ...pickCommon(news) });
+  const client = clientFor({ ...current, ...pickCommon(news) }, settings);
   if (sameCredentials(client.options, current.credentialsHash) !== true) {
     try {
       await client.webhooks.retrieve(current.webhookUuid);
@@ -104,10 +109,14 @@ const pickCommon = (news: ResourceProps) => ({
  * A pending webhook is settled if exactly one candidate appeared; otherwise it stays pending. With no
  * state at all, this is `pulumi import` of the webhook whose uuid is `id` (see importWebhook).
  */
-export async function read(id: string, props: ResourceProps): Promise<Refreshed | Record<string, never>> {
-  if (isImport(props)) return importWebhook(id);
+export async function read(
+  settings: Settings,
+  id: string,
+  props: ResourceProps,
+): Promise<Refreshed | Record<string, never>> {
+  if (isImport(props)) return importWebhook(settings, id);
   const old = WebhookState.parse(props);
-  const client = clientFor(old);
+  const client = clientFor(old, settings);
   if (isPending(old)) {
     const search = {
       client,
@@ -140,9 +149,9 @@ export async function read(id: string, props: ResourceProps): Promise<Refreshed 
  * Deactivates. A pending webhook deactivates the one its create left behind, if any. A webhook the
  * service does not show counts as deleted only when the credentials in use could see it.
  */
-export async function remove(id: string, props: ResourceProps): Promise<void> {
+export async function remove(settings: Settings, id: string, props: ResourceProps): Promise<void> {
   const old = WebhookState.parse(props);
-  const client = clientFor(old);
+  const client = clientFor(old, settings);
   try {
     if (isPending(old)) return await removePending(old, client);
     const uuid = old.webhookUuid ?? id;
@@ -198,9 +207,9 @@ export function isImport(props: Record<string, unknown>): boolean {
   return props.endpoint === undefined && props.webhookUuid === undefined && props.pendingSince === undefined;
 }
 
-/** The state and inputs of the active webhook `uuid`, read with the provider's own credentials. */
-export async function importWebhook(uuid: string) {
-  const client = clientFor({});
+/** The state and inputs of the active webhook `uuid`, read with the provider's own credentials (`settings`). */
+export async function importWebhook(settings: Settings, uuid: string) {
+  const client = clientFor({}, settings);
   const hook = (await activeWebhooks(client, { fresh: true })).find((w) => w.webhookUuid === uuid);
   if (!hook) throw importNotFoundError(uuid);
   claim(uuid);

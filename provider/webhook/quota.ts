@@ -12,8 +12,10 @@ import { contextKey, processContext } from "../context/process";
 import type { CheckFailure } from "../lifecycle/check";
 import type { ResourceProps } from "../lifecycle/methods";
 import { type CredentialSettings, organizationKey } from "../lifecycle/organization";
-import { STACK_KEYS, stackSettings } from "../lifecycle/stack-config";
+import { STACK_KEYS } from "../lifecycle/stack-config";
 import { containsUnknown } from "../lifecycle/unknowns";
+import { resolve } from "../settings/resolve";
+import type { Settings } from "../settings/value";
 import { overQuotaMessage, replaceAtQuotaMessage } from "./messages";
 
 /**
@@ -123,6 +125,8 @@ interface Member {
 /** The Webhooks one run of a program declares. */
 class ProgramLedger {
   readonly tally = new QuotaTally();
+  // The program's own process has no `configure`: its settings are the environment's, read at its start.
+  private readonly settings = resolve({});
   private turn: Member[] = [];
   private declared = 0;
 
@@ -130,7 +134,7 @@ class ProgramLedger {
     return new Promise<QuotaInput | undefined>((open) => {
       const member: Member = { id: String(this.declared++), name, deleteBeforeReplace, open };
       whenKnown(connection, (settings) => {
-        member.organization = organizationKey(settings, stackCredentials());
+        member.organization = organizationKey(settings, stackCredentials(), this.settings);
       });
       if (this.turn.length === 0) setImmediate(() => this.closeTurn());
       this.turn.push(member);
@@ -256,6 +260,8 @@ export interface QuotaContext {
   readonly told: QuotaInput | undefined;
   /** The resource's URN, when the caller passes it (the provider plugin). */
   readonly urn: string | undefined;
+  /** The provider's settings, whose stack credentials a `connection` falls back on. */
+  readonly settings: Settings;
 }
 
 interface Replacement {
@@ -290,7 +296,9 @@ export function quotaFindings(
     const reason = replaceAtQuotaMessage("This Webhook", replaced, told.holds, true, "nodejs");
     failures.push({ property: "", reason });
   }
-  const counted = countable(context.urn, result) ? count(context.urn!, result.inputs, replaced) : undefined;
+  const counted = countable(context.urn, result)
+    ? count(context.urn!, result.inputs, replaced, context.settings)
+    : undefined;
   if (counted?.failure) failures.push({ property: "", reason: counted.failure });
   return { inputs: result.inputs, failures, warnings: counted?.warnings ?? [] };
 }
@@ -310,8 +318,9 @@ function countable(urn: string | undefined, result: { inputs: ResourceProps; fai
  * the organization beyond the quota, and the warnings due now about replacements in an organization that
  * holds the quota (each once).
  */
-function count(urn: string, inputs: ResourceProps, replaced: readonly string[]) {
-  const organization = organizationKey(inputs.connection as CredentialSettings | undefined, stackSettings());
+function count(urn: string, inputs: ResourceProps, replaced: readonly string[], settings: Settings) {
+  const connection = inputs.connection as CredentialSettings | undefined;
+  const organization = organizationKey(connection, settings.stack, settings);
   const checked = processContext().get(CHECKED);
   const [holding] = checked.tally.record([{ id: urn, name: nameOf(urn), organization }]);
   if (replaced.length > 0)
@@ -336,9 +345,14 @@ function replacementWarnings(holding: Holding): QuotaWarning[] {
 
 /**
  * What the organization of a Webhook with `connection` holds, when the Checks of this process took it
- * beyond the quota; undefined otherwise (always, in a process that counted nothing).
+ * beyond the quota, under the provider's `settings`; undefined otherwise (always, in a process that counted
+ * nothing).
  */
-export function checkedOverQuota(connection: CredentialSettings | undefined): Holding | undefined {
-  const holding = processContext().get(CHECKED).tally.holding(organizationKey(connection, stackSettings()));
+export function checkedOverQuota(
+  connection: CredentialSettings | undefined,
+  settings: Settings,
+): Holding | undefined {
+  const organization = organizationKey(connection, settings.stack, settings);
+  const holding = processContext().get(CHECKED).tally.holding(organization);
   return overQuota(holding) ? holding : undefined;
 }

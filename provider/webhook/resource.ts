@@ -16,7 +16,7 @@ import { contextKey, processContext, rememberSecret } from "../context/process";
 import { type CheckFailure, checkFailure, checkInputs } from "../lifecycle/check";
 import { credentialsSource } from "../lifecycle/credentials-source";
 import { detailedDiffOf } from "../lifecycle/detailed-diff";
-import { changedInputs, defaultsTo, exact, filterList } from "../lifecycle/input-comparison";
+import { changedInputs, defaultsTo, exact, fallbacksOf, filterList } from "../lifecycle/input-comparison";
 import type { CheckContext, ResourceProps } from "../lifecycle/methods";
 import { containsUnknown, UNKNOWN } from "../lifecycle/unknowns";
 import {
@@ -28,6 +28,7 @@ import {
   inputKinds,
   secretsOf,
 } from "../resource-kit/fields";
+import type { Settings } from "../settings/value";
 import { MISSING_SECRET_KEY } from "./messages";
 import { QUOTA_INPUT, type QuotaInput, type QuotaWarning, quotaFindings } from "./quota";
 
@@ -243,9 +244,10 @@ export function hasPending(identity: WebhookIdentity): boolean {
  * Validates the inputs, then weighs them against the organization's quota (quota.ts): the check
  * fails where the program says that the organization is over the quota, or at it for a replacement; and
  * where the caller passes the URN (the provider plugin), the Webhook is counted with the others of its
- * organization.
+ * organization. `settings` are the provider's.
  */
 export async function check(
+  settings: Settings,
   olds: ResourceProps,
   news: ResourceProps,
   context: CheckContext = {},
@@ -254,20 +256,24 @@ export async function check(
   const { [QUOTA_INPUT]: told, ...given } = news;
   // Loaded here, not at the top: the settings' reader is not needed before the first check.
   const { withSettingsFailure } = await import("../lifecycle/client-settings.js");
-  const result = described(withSettingsFailure(validate(given)));
+  const result = described(withSettingsFailure(validate(given), settings), settings);
   if (told === undefined && context.urn === undefined) return { ...result, warnings: [] };
-  const replaced = result.failures.length === 0 ? predictedReplacement(olds, result.inputs) : [];
-  return quotaFindings(result, replaced, { told: told as QuotaInput | undefined, urn: context.urn });
+  const replaced = result.failures.length === 0 ? predictedReplacement(olds, result.inputs, settings) : [];
+  return quotaFindings(result, replaced, {
+    told: told as QuotaInput | undefined,
+    urn: context.urn,
+    settings,
+  });
 }
 
 /**
  * Valid inputs with `credentials`, the words a diff shows when the credentials move (credentials-source.ts).
  * Not while `connection` is unknown: the words would be wrong, and a diff then shows `connection` itself.
  */
-function described(result: { inputs: ResourceProps; failures: CheckFailure[] }) {
+function described(result: { inputs: ResourceProps; failures: CheckFailure[] }, settings: Settings) {
   const { connection } = result.inputs;
   if (result.failures.length > 0 || containsUnknown(connection)) return result;
-  const words = credentialsSource(connection as WebhookState["connection"]);
+  const words = credentialsSource(connection as WebhookState["connection"], settings);
   return { ...result, inputs: { ...result.inputs, [CREDENTIALS]: words } };
 }
 
@@ -304,11 +310,11 @@ const CREDENTIALS = "credentials";
  * The members whose change from the previous inputs `olds` replaces the webhook, as diff will find them;
  * none for a Webhook that has no previous inputs (a create).
  */
-function predictedReplacement(olds: ResourceProps, news: ResourceProps): string[] {
+function predictedReplacement(olds: ResourceProps, news: ResourceProps, settings: Settings): string[] {
   const previous = WebhookState.safeParse(olds);
   if (!previous.success) return [];
-  return changedInputs(INPUT_KINDS, { ...olds, ...previous.data }, news).filter((key) =>
-    REPLACING.includes(key),
+  return changedInputs(INPUT_KINDS, { ...olds, ...previous.data }, news, fallbacksOf(settings)).filter(
+    (key) => REPLACING.includes(key),
   );
 }
 
@@ -317,11 +323,11 @@ function predictedReplacement(olds: ResourceProps, news: ResourceProps): string[
  * change of credentials is an update in place, which checks that the new credentials still see the
  * webhook. A pending webhook always shows a change, so that `pulumi up` runs the update that reconciles it.
  */
-export async function diff(id: string, olds: ResourceProps, news: ResourceProps) {
+export async function diff(settings: Settings, id: string, olds: ResourceProps, news: ResourceProps) {
   const old = WebhookState.parse(olds);
   // The stored outputs, over the stored inputs where the provider plugin passes those too (the secret
   // of a webhook adopted by `pulumi import`, whose outputs hold no hash of it).
-  const changed = changedInputs(INPUT_KINDS, { ...olds, ...old }, news);
+  const changed = changedInputs(INPUT_KINDS, { ...olds, ...old }, news, fallbacksOf(settings));
   const replaces = changed.filter((key) => REPLACING.includes(key));
   const adopt = news.adoptWebhookUuid;
   if (adopt !== undefined && adopt !== (old.webhookUuid ?? id)) replaces.push("adoptWebhookUuid");
@@ -329,7 +335,7 @@ export async function diff(id: string, olds: ResourceProps, news: ResourceProps)
   if (pending) notePending(identityOf(old));
   else claim(old.webhookUuid ?? id);
   const shown = [...changed, ...replaces.filter((key) => !changed.includes(key))];
-  const moved = shown.length === 0 && (await credentialsMoved(old, news));
+  const moved = shown.length === 0 && (await credentialsMoved(old, news, settings));
   // The words for the credentials, where they moved or the `connection` that holds them changed.
   const credentials = moved || changed.includes("connection") ? [CREDENTIALS] : [];
   return {
@@ -347,14 +353,21 @@ export async function diff(id: string, olds: ResourceProps, news: ResourceProps)
  * Whether the credentials that would be used now differ from those recorded (stack config included).
  * Asked only once no input changed, so `connection` is known here.
  */
-async function credentialsMoved(old: WebhookState, news: ResourceProps): Promise<boolean> {
+async function credentialsMoved(
+  old: WebhookState,
+  news: ResourceProps,
+  settings: Settings,
+): Promise<boolean> {
   // Loaded here, not at the top: check, the first call a preview makes, needs neither. Settings, not a
   // client: an unchanged preview never loads the HTTP client.
   const { resolvedSettings } = await import("../lifecycle/client-settings.js");
   const { sameCredentials } = await import("../lifecycle/credentials-hash.js");
   try {
-    const settings = resolvedSettings({ connection: news.connection as WebhookState["connection"] });
-    return sameCredentials(settings, old.credentialsHash) === false;
+    const resolved = resolvedSettings(
+      { connection: news.connection as WebhookState["connection"] },
+      settings,
+    );
+    return sameCredentials(resolved, old.credentialsHash) === false;
   } catch {
     // No usable credentials at all: the update or create that follows says so.
     return false;

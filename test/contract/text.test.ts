@@ -3,11 +3,14 @@ import { describe, expect, it } from "vitest";
 import { hostnameProblem } from "../../contract/domains/requests";
 import { controlCharacterProblem, safeString } from "../../contract/text";
 import { endpointProblem, secretKeySchema } from "../../contract/webhooks/requests";
-import { check } from "../../provider/webhook/resource";
+import { check as checkWith } from "../../provider/webhook/resource";
 import { endpoint, hostname, version } from "../helpers/arbitraries";
 import { failureOn } from "../helpers/check-failures";
 import { HOST, webhookArgs } from "../helpers/fixtures";
+import { underProvider } from "../helpers/runtime";
 import { hookBody, useRegisteredWorld } from "../helpers/world";
+
+const { check } = underProvider({ check: checkWith });
 
 /**
  * The control-character rule is written once (contract/text.ts) and enforced by every request rule, by

@@ -14,6 +14,7 @@ import { hostOverrides } from "../../provider/lifecycle/clients";
 import { createNodeHandler, MemoryCounterStore, parseDelivery } from "../../provider/receiver/index";
 import { domainRegistration, domainVerification, verificationFile, webhook } from "../../provider/registry";
 import type { DeclaredResource } from "../../provider/resource-kit/declaration";
+import { resolve } from "../../provider/settings/resolve";
 import * as webhookMessages from "../../provider/webhook/messages";
 import { startSandbox } from "../../sandbox/index";
 import { HOOKS_TOKEN, PLAIN_TOKEN, webhookArgs } from "../helpers/fixtures";
@@ -188,7 +189,7 @@ function gatherResources(): void {
   const saved = process.env.SERVICE_HOST_OVERRIDES;
   for (const value of ["{", '{"h": "ftp://x"}']) {
     process.env.SERVICE_HOST_OVERRIDES = value;
-    thrown(`hostOverrides ${value}`, "pulumi", () => hostOverrides());
+    thrown(`hostOverrides ${value}`, "pulumi", () => hostOverrides(resolve({})));
   }
   if (saved === undefined) delete process.env.SERVICE_HOST_OVERRIDES;
   else process.env.SERVICE_HOST_OVERRIDES = saved;
@@ -247,7 +248,7 @@ async function gatherCheckFailures(): Promise<void> {
   ]);
   cases.push([verificationFile, "hooks-verification-file", { directory: "", key: "../x", content: "t" }]);
   for (const [resource, name, news] of cases) {
-    const { failures } = (await resource.check({}, news)) as { failures: CheckFailure[] };
+    const { failures } = (await resource.check(resolve({}), {}, news)) as { failures: CheckFailure[] };
     if (failures.length === 0) throw new Error(`check ${JSON.stringify(news)}: expected a failure`);
     for (const failure of failures) {
       if (failure.property !== "") throw new Error(`check ${JSON.stringify(news)} named a property`);

@@ -64,10 +64,10 @@ async function main(): Promise<void> {
   const stages: Record<string, number> = {};
   let t = performance.now();
   const runtime = require("@service/pulumi/runtime") as typeof import("../../provider/runtime-contract");
-  runtime.configure({ get: () => undefined });
+  const webhook = runtime.storedProvider("webhook", runtime.CONTRACT, "");
+  await webhook.configure({ config: { get: () => undefined } });
   stages["runtime contract + configure"] = performance.now() - t;
   t = performance.now();
-  const webhook = runtime.storedProvider("webhook", runtime.CONTRACT, "");
   const first = (await webhook.check({}, INPUTS)) as { failures: unknown[] };
   stages["first check (loads the webhook's plan chunk, builds and compiles its schemas)"] =
     performance.now() - t;

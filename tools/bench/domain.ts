@@ -37,20 +37,20 @@ async function main(): Promise<void> {
     "service:baseUrl": sandbox.url,
     "service:hostOverrides": JSON.stringify(hosts),
   };
-  configure({ get: (k: string) => config[k] });
+  const settings = configure({ get: (k: string) => config[k] });
 
   console.log("T (s) | finish calls | visible -> registered | API calls");
   for (const t of [0, 2, 5]) {
     const domainName = `hooks-${t}.bench.test`;
     const before = sandbox.requests().length;
-    const { outs: reg } = await domainRegistration.create({ domainName });
+    const { outs: reg } = await domainRegistration.create(settings, { domainName });
     let visibleAt = 0;
     const publish = setTimeout(() => {
       files.set(`/${reg.key}`, reg.registerToken);
       visibleAt = performance.now();
     }, t * 1000);
-    const { inputs } = await domainVerification.check({}, { ...reg });
-    await domainVerification.create(inputs);
+    const { inputs } = await domainVerification.check(settings, {}, { ...reg });
+    await domainVerification.create(settings, inputs);
     const registeredAt = performance.now();
     clearTimeout(publish);
     const calls = sandbox.requests().slice(before);

@@ -53,12 +53,12 @@ async function ours(): Promise<Round> {
   const sandbox = await limitedSandbox();
   setProcessContext(new ProcessContext());
   const config: Record<string, string> = { "service:token": TOKEN, "service:baseUrl": sandbox.url };
-  configure({ get: (k: string) => config[k] });
+  const settings = configure({ get: (k: string) => config[k] });
   const checked = await Promise.all(
-    Array.from({ length: CREATES }, (_, i) => webhook.check({}, args(`c${i}`))),
+    Array.from({ length: CREATES }, (_, i) => webhook.check(settings, {}, args(`c${i}`))),
   );
   const started = performance.now();
-  const results = await Promise.allSettled(checked.map(({ inputs }) => webhook.create(inputs)));
+  const results = await Promise.allSettled(checked.map(({ inputs }) => webhook.create(settings, inputs)));
   const ms = performance.now() - started;
   const served = sandbox.requests();
   await sandbox.close();

@@ -29,11 +29,12 @@ async function callCounts(): Promise<void> {
   sandbox.store.completeRegistration(token, sandbox.store.startRegistration(token, HOST));
   const config: Record<string, string> = { "service:token": TOKEN, "service:baseUrl": sandbox.url };
   setProcessContext(new ProcessContext());
-  configure({ get: (k: string) => config[k] });
+  const settings = configure({ get: (k: string) => config[k] });
 
   const made = [];
   for (let i = 0; i < 10; i++) {
     const { inputs } = await webhook.check(
+      settings,
       {},
       {
         endpoint: `https://${HOST}/events`,
@@ -42,13 +43,13 @@ async function callCounts(): Promise<void> {
         filters: [{ key: "activity.name", value: "authentication" }],
       },
     );
-    made.push({ inputs, ...(await webhook.create(inputs)) });
+    made.push({ inputs, ...(await webhook.create(settings, inputs)) });
   }
 
   let before = sandbox.requests().length;
   for (const m of made) {
-    const { inputs } = await webhook.check(m.inputs, { ...m.inputs });
-    const result = await webhook.diff(m.id, m.outs, inputs);
+    const { inputs } = await webhook.check(settings, m.inputs, { ...m.inputs });
+    const result = await webhook.diff(settings, m.id, m.outs, inputs);
     if (result.changes) throw new Error("an unchanged webhook diffed as changed");
   }
   console.log(
@@ -57,9 +58,9 @@ async function callCounts(): Promise<void> {
 
   // A refresh runs in a new provider process.
   setProcessContext(new ProcessContext());
-  configure({ get: (k: string) => config[k] });
+  const refreshing = configure({ get: (k: string) => config[k] });
   before = sandbox.requests().length;
-  await Promise.all(made.map((m) => webhook.read(m.id, m.outs)));
+  await Promise.all(made.map((m) => webhook.read(refreshing, m.id, m.outs)));
   console.log(
     `API calls by a refresh of 10 webhooks:             ${sandbox.requests().length - before} (goal 1)`,
   );

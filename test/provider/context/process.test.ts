@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SHARED_LIMITERS, sharedLimiter } from "../../../provider/client/index";
-import { ProcessContext, processContext, setProcessContext } from "../../../provider/context/process";
-import { stackSettings } from "../../../provider/lifecycle/stack-config";
+import { ProcessContext, processContext, redact, setProcessContext } from "../../../provider/context/process";
 
 import { useScriptedServers } from "../../helpers/scripted-server";
 
@@ -20,9 +19,9 @@ describe("the process context", () => {
     setProcessContext(new ProcessContext());
     const bundle = require("@service/pulumi/runtime") as typeof import("../../../provider/runtime-contract");
     expect(require.resolve("@service/pulumi/runtime")).toMatch(/dist[\\/]runtime[\\/]index\.js$/);
-    bundle.configure({ get: (key) => ({ "service:baseUrl": "https://api.example.com" })[key] });
-    // The package's own copy (from source here) sees what the bundle's `configure` stored.
-    expect(stackSettings().baseUrl).toBe("https://api.example.com");
+    bundle.configure({ get: (key) => ({ "service:token": "acme-bundle-token-0123" })[key] });
+    // The package's own copy (from source here) hides the secret the bundle's `configure` remembered.
+    expect(redact("token acme-bundle-token-0123")).not.toContain("acme-bundle-token-0123");
   });
 
   it("holds the shared rate limiters: one per credential in a process, whichever copy asks, none carried over", () => {

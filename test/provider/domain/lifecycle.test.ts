@@ -1,19 +1,24 @@
 import { type AddressInfo, createServer } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
-  domainRegistrationLifecycle as domainRegistration,
-  domainVerificationLifecycle as domainVerification,
+  domainRegistrationLifecycle,
+  domainVerificationLifecycle,
 } from "../../../provider/domain/declaration";
 import type { ServiceError } from "../../../provider/errors/base";
 import { UNKNOWN } from "../../../provider/lifecycle/unknowns";
-import { verificationFileLifecycle as verificationFile } from "../../../provider/publishers/declaration";
-import { webhookLifecycle as webhook } from "../../../provider/webhook/declaration";
+import { verificationFileLifecycle } from "../../../provider/publishers/declaration";
+import { webhookLifecycle } from "../../../provider/webhook/declaration";
 import { ManualClock } from "../../../sandbox/index";
 import { failedFields } from "../../helpers/check-failures";
 import { steppingClock } from "../../helpers/fake-clock";
 import { HOOKS_TOKEN, HOST, OTHER_TOKEN, ROTATED_TOKEN, webhookArgs } from "../../helpers/fixtures";
-import { configureStack, nextProcess } from "../../helpers/runtime";
+import { configureStack, nextProcess, underProvider } from "../../helpers/runtime";
 import { hookBody, registerDomain, startWorld, type World } from "../../helpers/world";
+
+const domainRegistration = underProvider(domainRegistrationLifecycle);
+const domainVerification = underProvider(domainVerificationLifecycle);
+const verificationFile = underProvider(verificationFileLifecycle);
+const webhook = underProvider(webhookLifecycle);
 
 let world: World;
 /** The provider's clock: its sleeps return at once, so waiting for a file or a deadline takes no real time. */

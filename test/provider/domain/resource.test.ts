@@ -2,8 +2,15 @@
 
 import { beforeEach, describe, expect, it } from "vitest";
 import { ProcessContext, processContext, setProcessContext } from "../../../provider/context/process";
-import { registrationPlan, verificationPlan } from "../../../provider/domain/resource";
+import {
+  registrationPlan as registrationPlanWith,
+  verificationPlan as verificationPlanWith,
+} from "../../../provider/domain/resource";
 import { UNKNOWN } from "../../../provider/lifecycle/unknowns";
+import { underProvider } from "../../helpers/runtime";
+
+const registrationPlan = underProvider(registrationPlanWith);
+const verificationPlan = underProvider(verificationPlanWith);
 
 /**
  * The plans of a domain's two steps, what `pulumi preview` runs for them: check and diff, without the API.

@@ -13,6 +13,7 @@ import { atEngineEdge } from "../../../provider/lifecycle/boundary";
 import type { ResourceLifecycle } from "../../../provider/lifecycle/methods";
 import { configureFromStack } from "../../../provider/lifecycle/stack-config";
 import { webhook } from "../../../provider/registry";
+import type { Settings } from "../../../provider/settings/value";
 import { callFailure, type DynamicHost, startDynamicHost } from "../../helpers/dynamic-host";
 import { HOOKS_TOKEN, HOST, SECRET, webhookArgs } from "../../helpers/fixtures";
 import { webhookProviderText } from "../../helpers/mocks";
@@ -39,9 +40,12 @@ const refused = () =>
   new AuthenticationError({ method: "GET", route: "/v2/search/webhooks", status: 401, requestId: "req_1" });
 
 /** A new provider process, configured with a token in its stack config and its environment as it is now. */
+let settings: Settings;
 const configure = () => {
   setProcessContext(new ProcessContext());
-  configureFromStack({ get: (key) => (key === "service:token" ? "acme-saved-token-0123" : undefined) });
+  settings = configureFromStack({
+    get: (key) => (key === "service:token" ? "acme-saved-token-0123" : undefined),
+  });
 };
 
 beforeEach(configure);
@@ -52,14 +56,14 @@ afterEach(() => {
 describe("a failure leaving for the engine", () => {
   it("keeps a failure of this package as it is", async () => {
     const error = new LifecycleError("quota_reached", "Cannot create the webhook: ...");
-    expect(await caught(atEngineEdge(failing(() => error)).create({}))).toBe(error);
+    expect(await caught(atEngineEdge(failing(() => error)).create(settings, {}))).toBe(error);
     expect(error.message).toBe("Cannot create the webhook: ...");
   });
 
   it("says an unexpected failure is one, hides the secrets it quotes, and says how to see where it happened", async () => {
     rememberSecret("s3cr3t-token-value");
     const error = await caught(
-      atEngineEdge(failing(() => new TypeError("cannot read s3cr3t-token-value"))).create({}),
+      atEngineEdge(failing(() => new TypeError("cannot read s3cr3t-token-value"))).create(settings, {}),
     );
     expect(error.message).not.toContain("s3cr3t-token-value");
     expect(error.message).toMatch(
@@ -72,7 +76,9 @@ describe("a failure leaving for the engine", () => {
     // The environment is read once, when the provider process is configured.
     vi.stubEnv("SERVICE_DEBUG", "1");
     configure();
-    const error = await caught(atEngineEdge(failing(() => new TypeError("boom"))).update("id", {}, {}));
+    const error = await caught(
+      atEngineEdge(failing(() => new TypeError("boom"))).update(settings, "id", {}, {}),
+    );
     expect(error.message).toMatch(/^boom\n\s+at /);
     expect(error.message).not.toContain("SERVICE_DEBUG");
   });
@@ -83,19 +89,23 @@ describe("a refused token on a Read or Delete", () => {
 
   it("names --run-program while the process has served nothing but saved state", async () => {
     const edge = atEngineEdge(failing(refused));
-    expect((await caught(edge.remove("id", stored))).message).toContain("`pulumi destroy --run-program`");
-    expect((await caught(edge.read("id", stored))).message).toContain("`pulumi refresh --run-program`");
+    expect((await caught(edge.remove(settings, "id", stored))).message).toContain(
+      "`pulumi destroy --run-program`",
+    );
+    expect((await caught(edge.read(settings, "id", stored))).message).toContain(
+      "`pulumi refresh --run-program`",
+    );
   });
 
   it("keeps the plain advice once the process has served the program", async () => {
     const edge = atEngineEdge(failing(refused));
-    await caught(edge.check({}, {}));
-    expect((await caught(edge.remove("id", stored))).message).not.toContain("--run-program");
+    await caught(edge.check(settings, {}, {}));
+    expect((await caught(edge.remove(settings, "id", stored))).message).not.toContain("--run-program");
   });
 
   it("keeps the plain advice for `pulumi import`, which reads by id with no state and the current config", async () => {
     const edge = atEngineEdge(failing(refused));
-    expect((await caught(edge.read("id", {}))).message).not.toContain("--run-program");
+    expect((await caught(edge.read(settings, "id", {}))).message).not.toContain("--run-program");
   });
 });
 

@@ -13,7 +13,6 @@ import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import * as fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
 import { FORM_FACTORS } from "../../../contract/webhooks/requests";
-import { ProcessContext, setProcessContext } from "../../../provider/context/process";
 import { clientFor } from "../../../provider/lifecycle/clients";
 import { withCommonMembers } from "../../../provider/lifecycle/common-members";
 import { credentialsHash } from "../../../provider/lifecycle/credentials-hash";
@@ -31,7 +30,6 @@ import {
 } from "../../../provider/lifecycle/input-comparison";
 import type { ResourceProps } from "../../../provider/lifecycle/methods";
 import { hashSecret } from "../../../provider/lifecycle/secret-hash";
-import { configureFromStack } from "../../../provider/lifecycle/stack-config";
 import { CustomResource } from "../../../provider/plugin/custom-resource";
 import { markSecrets } from "../../../provider/plugin/secrets";
 import {
@@ -42,6 +40,7 @@ import {
 } from "../../../provider/registry";
 import type { DeclaredResource } from "../../../provider/resource-kit/declaration";
 import { outputsFor } from "../../../provider/webhook/create";
+import { configureProcess, providerSettings } from "../../helpers/runtime";
 
 /** The stack's base URL, which a connection without one falls back on. */
 const STACK_BASE_URL = "https://api.example.com";
@@ -49,10 +48,7 @@ const FALLBACKS: Fallbacks = { baseUrl: STACK_BASE_URL, acceptLanguage: "en" };
 const UUID = "8f14e45f-ceea-467f-a8f0-6b5a4f5e0c11";
 
 beforeEach(() => {
-  setProcessContext(new ProcessContext());
-  configureFromStack({
-    get: (key) => ({ "service:token": "stack-token-0123456789", "service:baseUrl": STACK_BASE_URL })[key],
-  });
+  configureProcess({ "service:token": "stack-token-0123456789", "service:baseUrl": STACK_BASE_URL });
 });
 
 // ---- Meanings, and the ways to spell each -------------------------------------------------------------
@@ -235,7 +231,7 @@ const WEBHOOK: ResourceCase<WebhookMeaning> = {
       owner: { organization: "acme", username: "acme-alice" },
       createTime: undefined,
     };
-    return outputsFor(record, inputs as never, clientFor(inputs));
+    return outputsFor(record, inputs as never, clientFor(inputs, providerSettings()));
   },
   changes: {
     endpoint: (m) => ({ ...m, endpoint: `${m.endpoint}/moved` }),
@@ -311,7 +307,7 @@ const VERIFICATION: ResourceCase<VerificationMeaning> = {
         expiresAt: inputs.expiresAt,
         timeout: inputs.timeout,
         organization: "acme",
-        credentialsHash: credentialsHash(clientFor(inputs).options),
+        credentialsHash: credentialsHash(clientFor(inputs, providerSettings()).options),
       },
       inputs,
     ),
@@ -377,7 +373,12 @@ const FRONTS: readonly Front[] = [
   {
     name: "the dynamic resource",
     diff: async (declared, stored, _oldInputs, news) =>
-      (await declared.diff(UUID, { ...stored, __provider: "code" }, { ...news, __provider: "code" })) as {
+      (await declared.diff(
+        providerSettings(),
+        UUID,
+        { ...stored, __provider: "code" },
+        { ...news, __provider: "code" },
+      )) as {
         changes: boolean;
         replaces: string[];
       },
@@ -386,6 +387,7 @@ const FRONTS: readonly Front[] = [
     name: "the provider plugin",
     diff: (declared, stored, oldInputs, news, tokenOnly) =>
       new CustomResource(declared, () => undefined).diff(
+        providerSettings(),
         UUID,
         markSecrets(stored, declared.secrets.outputs),
         wrapped(declared, news, tokenOnly),
@@ -396,7 +398,7 @@ const FRONTS: readonly Front[] = [
 
 /** Checked inputs, as the engine hands them to diff; a spelling that fails check is a bug of this test. */
 async function checked(declared: DeclaredResource, spelt: ResourceProps): Promise<ResourceProps> {
-  const result = (await declared.check({}, defined(spelt))) as {
+  const result = (await declared.check(providerSettings(), {}, defined(spelt))) as {
     inputs: ResourceProps;
     failures: unknown[];
   };

@@ -3,11 +3,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ProcessContext, processContext, setProcessContext } from "../../../provider/context/process";
 import { setProgramLanguage } from "../../../provider/context/program-language";
 import { clientFor, hostOverrides } from "../../../provider/lifecycle/clients";
-import { stackSettings } from "../../../provider/lifecycle/stack-config";
 import { configSourceOf, configureWith } from "../../../provider/plugin/configuration";
 import { serviceProvider } from "../../../provider/plugin/provider";
 import { markSecrets, revealSecrets } from "../../../provider/plugin/secrets";
 import { domainRegistration, domainVerification, webhook } from "../../../provider/registry";
+import type { Settings } from "../../../provider/settings/value";
 import { HOOKS_TOKEN, HOST, SECRET, webhookArgs } from "../../helpers/fixtures";
 import { registerDomain, startWorld, type World } from "../../helpers/world";
 
@@ -21,9 +21,19 @@ const secret = (value: unknown) => ({ [specialSigKey]: specialSecretSig, value }
 const URN = `urn:pulumi:dev::infra::${webhook.pluginToken}::orders`;
 
 let world: World;
-const provider = () => serviceProvider({ oldInputs: () => undefined, showDiff: () => {}, warn: () => {} });
-/** Configures the process as the engine's Configure does, warnings dropped. */
-const configure = (args: Record<string, unknown>) => configureWith(() => {})({ args, variables: [] });
+/** The settings the last `configure` resolved, which the plugin's provider keeps. */
+let settings: Settings;
+const provider = () =>
+  serviceProvider({
+    oldInputs: () => undefined,
+    showDiff: () => {},
+    warn: () => {},
+    settings: () => settings,
+  });
+/** Configures the provider as the engine's Configure does, warnings dropped. */
+const configure = (args: Record<string, unknown>) => {
+  settings = configureWith(() => {})({ args, variables: [] });
+};
 
 beforeEach(async () => {
   vi.stubEnv("SERVICE_RATE_LIMIT", "0");
@@ -113,11 +123,14 @@ describe("the plugin's configuration", () => {
   });
 
   const PROVIDER_URN = "urn:pulumi:dev::infra::pulumi:providers:service::explicit";
-  /** Configures from `args` alone, as the engine's Configure sends them; answers the warnings shown. */
+  /**
+   * Configures from `args` alone, as the engine's Configure sends them, `times` times; answers the warnings
+   * shown, and keeps the settings resolved last as the provider's.
+   */
   function configured(args: Record<string, unknown>, times = 1) {
     const warnings: { urn: string; message: string }[] = [];
     const configureRequest = configureWith((urn, message) => warnings.push({ urn, message }));
-    for (let i = 0; i < times; i++) configureRequest({ args, variables: [], urn: PROVIDER_URN });
+    for (let i = 0; i < times; i++) settings = configureRequest({ args, variables: [], urn: PROVIDER_URN });
     return warnings;
   }
 
@@ -131,13 +144,13 @@ describe("the plugin's configuration", () => {
       version: "0.1.0",
     });
     expect(warnings).toEqual([]);
-    expect(clientFor({}).options).toMatchObject({
+    expect(clientFor({}, settings).options).toMatchObject({
       token: "args-token-0123456789",
       baseUrl: "http://127.0.0.1:1",
       acceptLanguage: "ja",
       retry: { maxElapsedMs: 2_500 },
     });
-    expect(hostOverrides()).toEqual({ "a.test": "http://127.0.0.1:2" });
+    expect(hostOverrides(settings)).toEqual({ "a.test": "http://127.0.0.1:2" });
     // The token arrived secret: no message repeats it.
     expect(processContext().secrets.redact("is args-token-0123456789")).toBe("is [REDACTED]");
   });
@@ -146,13 +159,13 @@ describe("the plugin's configuration", () => {
     expect(
       configured({ retryBudgetSeconds: "30", hostOverrides: '{"a.test":"http://127.0.0.1:2"}' }),
     ).toEqual([]);
-    expect(stackSettings()).toMatchObject({ retryBudget: "30" });
-    expect(hostOverrides()).toEqual({ "a.test": "http://127.0.0.1:2" });
+    expect(settings.stack).toMatchObject({ retryBudget: "30" });
+    expect(hostOverrides(settings)).toEqual({ "a.test": "http://127.0.0.1:2" });
   });
 
   it("reads a value that arrived secret as a secret, whichever setting holds it", () => {
     configured({ hostOverrides: secret({ "private.test": "http://10.0.0.7:9" }) });
-    expect(hostOverrides()).toEqual({ "private.test": "http://10.0.0.7:9" });
+    expect(hostOverrides(settings)).toEqual({ "private.test": "http://10.0.0.7:9" });
     expect(processContext().secrets.redact('{"private.test":"http://10.0.0.7:9"}')).not.toContain("10.0.0.7");
   });
 
@@ -166,9 +179,9 @@ describe("the plugin's configuration", () => {
       },
       3,
     );
-    expect(stackSettings()).toMatchObject({ retryBudget: "30" });
-    expect(hostOverrides()).toEqual({ "a.test": "http://127.0.0.1:2" });
-    expect(clientFor({}).options.retry.maxElapsedMs).toBe(30_000);
+    expect(settings.stack).toMatchObject({ retryBudget: "30" });
+    expect(hostOverrides(settings)).toEqual({ "a.test": "http://127.0.0.1:2" });
+    expect(clientFor({}, settings).options.retry.maxElapsedMs).toBe(30_000);
     expect(warnings).toEqual([
       {
         urn: PROVIDER_URN,
@@ -186,13 +199,13 @@ describe("the plugin's configuration", () => {
   });
 
   it("reads `variables` from an engine that sends no `args`", () => {
-    configureWith(() => {})({
+    settings = configureWith(() => {})({
       variables: [
         ["service:config:token", "variables-token-0123"],
         ["service:config:retryBudgetSeconds", "7"],
       ],
     });
-    expect(clientFor({}).options).toMatchObject({
+    expect(clientFor({}, settings).options).toMatchObject({
       token: "variables-token-0123",
       retry: { maxElapsedMs: 7_000 },
     });

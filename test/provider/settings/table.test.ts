@@ -20,13 +20,18 @@ import {
   type Setting,
   stackKey,
 } from "../../../provider/settings/table";
+import type { Settings } from "../../../provider/settings/value";
 import { generateSchema } from "../../../tools/codegen/schema";
 
 const root = join(__dirname, "../../..");
 const TOKEN = "token-0123456789";
 
 /** Stack config as `configure` reads it, from a map of namespaced keys. */
-const stack = (values: Record<string, string>) => configureFromStack({ get: (key) => values[key] });
+/** The settings the last `stack` configured, as a provider keeps them. */
+let settings: Settings;
+const stack = (values: Record<string, string>) => {
+  settings = configureFromStack({ get: (key) => values[key] });
+};
 
 afterEach(() => {
   vi.doUnmock("../provider/settings/table");
@@ -84,8 +89,8 @@ describe("the names of each setting", () => {
     expect((client.ENV as Record<string, string>).probe).toBe("SERVICE_PROBE_SECONDS");
     expect((stackConfig.STACK_KEYS as Record<string, string>).probe).toBe("service:probeSeconds");
     const configure = plugin.configureWith(() => {});
-    configure({ args: { token: TOKEN, probeSeconds: 70000000 }, variables: [] });
-    expect((stackConfig.stackSettings() as Record<string, string>).probe).toBe("70000000");
+    const probed = configure({ args: { token: TOKEN, probeSeconds: 70000000 }, variables: [] });
+    expect((probed.stack as Record<string, string>).probe).toBe("70000000");
     // A secret setting is hidden from every message as soon as the stack gives it.
     expect(processContext().secrets.redact("a 70000000 b")).toBe("a [REDACTED] b");
     const schema = codegen.generateSchema(root);
@@ -114,16 +119,18 @@ describe("the names of each setting", () => {
     expect(resolved({}).probeMs).toBe(5_000);
     expect(resolved({}, { SERVICE_PROBE_SECONDS: "9" }).probeMs).toBe(9_000);
     expect(() => resolved({ probeMs: -1 })).toThrow("The setting probeMs must be positive");
-    expect((clients.clientFor({}).options as unknown as { probeMs: number }).probeMs).toBe(70_000_000_000);
+    expect((clients.clientFor({}, probed).options as unknown as { probeMs: number }).probeMs).toBe(
+      70_000_000_000,
+    );
     // And two resources whose stacks differ in it get clients of their own.
-    const first = clients.clientFor({});
-    configure({
+    const first = clients.clientFor({}, probed);
+    const next = configure({
       variables: [
         ["service:config:token", TOKEN],
         ["service:config:probeSeconds", "8"],
       ],
     });
-    expect(clients.clientFor({})).not.toBe(first);
+    expect(clients.clientFor({}, next)).not.toBe(first);
   });
 });
 
@@ -182,25 +189,25 @@ describe("a resource's client", () => {
   it("is shared by resources whose settings are the same, and by no two that differ in any one setting", () => {
     eachSettingTwice((name, a, b) => {
       give(name, a);
-      const first = clientFor({});
-      expect(clientFor({})).toBe(first);
+      const first = clientFor({}, settings);
+      expect(clientFor({}, settings)).toBe(first);
       give(name, b);
-      if (a === b) expect(clientFor({})).toBe(first);
-      else expect(clientFor({})).not.toBe(first);
+      if (a === b) expect(clientFor({}, settings)).toBe(first);
+      else expect(clientFor({}, settings)).not.toBe(first);
     });
   });
 
   it("has settings that a diff resolves without it: once per settings, as the client resolves them", () => {
     eachSettingTwice((name, a, b) => {
       give(name, a);
-      const first = resolvedSettings({});
-      expect(resolvedSettings({})).toBe(first);
+      const first = resolvedSettings({}, settings);
+      expect(resolvedSettings({}, settings)).toBe(first);
       const { logger: _, ...resolved } = first;
-      const { logger: __, ...clients } = clientFor({}).options;
+      const { logger: __, ...clients } = clientFor({}, settings).options;
       expect(resolved).toEqual(clients);
       give(name, b);
-      if (a === b) expect(resolvedSettings({})).toBe(first);
-      else expect(resolvedSettings({})).not.toBe(first);
+      if (a === b) expect(resolvedSettings({}, settings)).toBe(first);
+      else expect(resolvedSettings({}, settings)).not.toBe(first);
     });
   });
 
@@ -209,7 +216,7 @@ describe("a resource's client", () => {
     vi.stubEnv("SERVICE_RETRY_BUDGET_SECONDS", "5");
     vi.stubEnv("SERVICE_TIMEOUT_SECONDS", "7");
     const remember = vi.spyOn(processContext().secrets, "remember");
-    const client = clientFor({ acceptLanguage: "ja" });
+    const client = clientFor({ acceptLanguage: "ja" }, settings);
     expect(remember.mock.calls.filter(([value]) => value === TOKEN)).toHaveLength(1);
     expect(client.options).toMatchObject({ acceptLanguage: "ja", timeoutMs: 7_000 });
     expect(client.options.retry.maxElapsedMs).toBe(90_000);

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ProcessContext, setProcessContext } from "../../../provider/context/process";
 import { credentialKey } from "../../../provider/lifecycle/clients";
 import { activeWebhooks } from "../../../provider/lifecycle/listings";
+import { resolve } from "../../../provider/settings/resolve";
 import {
   awaitCandidates,
   candidates,
@@ -20,12 +21,14 @@ import {
   RECONCILE_ENV,
   reconcileWindowMs,
 } from "../../../provider/webhook/create";
-import { webhookLifecycle as webhook } from "../../../provider/webhook/declaration";
+import { webhookLifecycle } from "../../../provider/webhook/declaration";
 import { claim, identityOf } from "../../../provider/webhook/resource";
 import { HOOKS_TOKEN, HOST, OTHER_TOKEN, SECRET, webhookArgs } from "../../helpers/fixtures";
-import { configureStack } from "../../helpers/runtime";
+import { configureStack, providerSettings, underProvider } from "../../helpers/runtime";
 import { clientOf, clock, hook, scripted, useScriptedServers } from "../../helpers/scripted-server";
 import { hookBody, registerDomain, startWorld, type World } from "../../helpers/world";
+
+const webhook = underProvider(webhookLifecycle);
 
 describe("the plan", () => {
   /**
@@ -37,7 +40,7 @@ describe("the plan", () => {
   const ENDPOINT = `https://${HOST}/service/events`;
 
   const plan = (overrides: Record<string, unknown> = {}, provider: unknown = "provider code") =>
-    planCreate(parseInputs(webhookArgs(overrides)), provider);
+    planCreate(providerSettings(), parseInputs(webhookArgs(overrides)), provider);
 
   beforeEach(() => {
     configureStack(BASE_URL, HOOKS_TOKEN);
@@ -152,8 +155,8 @@ describe("reconciliation", () => {
       (value, lost, answered) => {
         if (value !== undefined) vi.stubEnv(RECONCILE_ENV, value);
         expect(RECONCILE_ENV).toBe("SERVICE_RECONCILE_SECONDS");
-        expect(reconcileWindowMs(false)).toBe(lost);
-        expect(reconcileWindowMs(true)).toBe(answered);
+        expect(reconcileWindowMs(false, resolve({}))).toBe(lost);
+        expect(reconcileWindowMs(true, resolve({}))).toBe(answered);
       },
     );
   });
@@ -306,9 +309,10 @@ describe("an interrupted create", () => {
     const script = `
     const runtime = require(${JSON.stringify(join(root, "dist/runtime/index.js"))});
     const config = { "service:token": ${JSON.stringify(HOOKS_TOKEN)}, "service:baseUrl": process.env.BASE_URL };
-    runtime.configure({ get: (key) => config[key] });
     const webhook = runtime.storedProvider("webhook", runtime.CONTRACT, "");
-    webhook.check({}, JSON.parse(process.env.PROPS)).then(({ inputs }) => webhook.create(inputs));
+    webhook.configure({ config: { get: (key) => config[key] } })
+      .then(() => webhook.check({}, JSON.parse(process.env.PROPS)))
+      .then(({ inputs }) => webhook.create(inputs));
   `;
     const child = spawn(process.execPath, ["-e", script], {
       env: { ...process.env, BASE_URL: world.sandbox.url, PROPS: JSON.stringify(props()), PULUMI_HOME: home },

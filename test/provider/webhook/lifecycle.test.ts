@@ -4,13 +4,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ServiceError } from "../../../provider/errors/base";
 import type { PendingCreateError } from "../../../provider/errors/lifecycle";
 import { UNKNOWN } from "../../../provider/lifecycle/unknowns";
-import { webhookLifecycle as webhook } from "../../../provider/webhook/declaration";
+import { webhookLifecycle } from "../../../provider/webhook/declaration";
 import { ManualClock } from "../../../sandbox/index";
 import { failedFields, failureOn } from "../../helpers/check-failures";
 import { steppingClock } from "../../helpers/fake-clock";
 import { HOOKS_TOKEN, HOST, OTHER_TOKEN, ROTATED_TOKEN, SECRET, webhookArgs } from "../../helpers/fixtures";
-import { configureStack, nextProcess } from "../../helpers/runtime";
+import { configureStack, nextProcess, underProvider } from "../../helpers/runtime";
 import { hookBody, registerDomain, startWorld, type World } from "../../helpers/world";
+
+const webhook = underProvider(webhookLifecycle);
 
 describe("the six methods", () => {
   let world: World;

@@ -9,7 +9,7 @@ import type { ServiceError } from "../../../provider/errors/base";
 import { organizationKey } from "../../../provider/lifecycle/organization";
 import { UNKNOWN } from "../../../provider/lifecycle/unknowns";
 import { resolve } from "../../../provider/settings/resolve";
-import { webhookLifecycle as webhook } from "../../../provider/webhook/declaration";
+import { webhookLifecycle } from "../../../provider/webhook/declaration";
 import {
   overQuotaCreateMessage,
   overQuotaMessage,
@@ -23,11 +23,15 @@ import {
   QuotaTally,
   quotaInput,
 } from "../../../provider/webhook/quota";
-import { check } from "../../../provider/webhook/resource";
+import { check as checkWith } from "../../../provider/webhook/resource";
 import { HOOKS_TOKEN, OTHER_TOKEN, ROTATED_TOKEN, webhookArgs } from "../../helpers/fixtures";
 import { mockedPulumi, settled } from "../../helpers/mocks";
-import { configureStack } from "../../helpers/runtime";
+import { configureStack, underProvider } from "../../helpers/runtime";
 import { useRegisteredWorld } from "../../helpers/world";
+
+const { check } = underProvider({ check: checkWith });
+
+const webhook = underProvider(webhookLifecycle);
 
 /**
  * The quota's pure rules: how Webhooks are counted per organization (QuotaTally), how an organization is

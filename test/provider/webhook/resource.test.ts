@@ -3,17 +3,28 @@
 import * as fc from "fast-check";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ProcessContext, processContext, setProcessContext } from "../../../provider/context/process";
-import { domainRegistrationLifecycle as domainRegistration } from "../../../provider/domain/declaration";
+import { domainRegistrationLifecycle } from "../../../provider/domain/declaration";
 import { clientFor } from "../../../provider/lifecycle/clients";
 import { credentialsHash } from "../../../provider/lifecycle/credentials-hash";
 import { hashSecret } from "../../../provider/lifecycle/secret-hash";
-import { configureFromStack } from "../../../provider/lifecycle/stack-config";
 import { UNKNOWN } from "../../../provider/lifecycle/unknowns";
-import { webhookLifecycle as webhook } from "../../../provider/webhook/declaration";
-import { check, diff, hasPending, identityOf, isClaimed } from "../../../provider/webhook/resource";
+import { webhookLifecycle } from "../../../provider/webhook/declaration";
+import {
+  check as checkWith,
+  diff as diffWith,
+  hasPending,
+  identityOf,
+  isClaimed,
+} from "../../../provider/webhook/resource";
 import { failedFields, failureOn } from "../../helpers/check-failures";
 import { HOST, webhookArgs } from "../../helpers/fixtures";
+import { configureProcess, providerSettings, underProvider } from "../../helpers/runtime";
 import { hookBody, useRegisteredWorld } from "../../helpers/world";
+
+const { check, diff } = underProvider({ check: checkWith, diff: diffWith });
+
+const domainRegistration = underProvider(domainRegistrationLifecycle);
+const webhook = underProvider(webhookLifecycle);
 
 /**
  * A Webhook's plan, what `pulumi preview` runs: check and diff. Neither calls the API; each case names
@@ -146,8 +157,10 @@ describe("check and diff", () => {
     });
 
     it("updates in place when the credentials move, and only then", async () => {
-      configureFromStack({ get: (k) => ({ "service:token": "stack-token-0123456789" })[k] });
-      const recorded = credentialsHash(clientFor({ connection: { token: "old-token-0123456789" } }).options);
+      configureProcess({ "service:token": "stack-token-0123456789" });
+      const recorded = credentialsHash(
+        clientFor({ connection: { token: "old-token-0123456789" } }, providerSettings()).options,
+      );
       const moved = await diff(UUID, state({ credentialsHash: recorded }), news());
       // No input changed: the words check added about the credentials are what the engine shows.
       expect(moved).toEqual({
@@ -188,12 +201,9 @@ describe("check and diff", () => {
     });
 
     it("adds to the inputs where the credentials come from, in words that hold no secret", async () => {
-      configureFromStack({
-        get: (k) =>
-          ({
-            "service:token": "stack-token-0123456789",
-            "service:baseUrl": "https://api.example.com/v2/?q=1",
-          })[k],
+      configureProcess({
+        "service:token": "stack-token-0123456789",
+        "service:baseUrl": "https://api.example.com/v2/?q=1",
       });
       const fromStack = (await check({}, news())).inputs.credentials;
       expect(fromStack).toBe(
