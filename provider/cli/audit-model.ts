@@ -43,7 +43,7 @@ export interface Holder {
   readonly adopted: boolean;
 }
 
-/** The commands that adopt an orphan, for each front door. */
+/** The commands that adopt an orphan, for the dynamic resources and for the plugin's. */
 interface Adoption {
   /**
    * For the provider plugin (Python, Go, C#, YAML, or TypeScript through the plugin): a shell command line;

@@ -1,6 +1,6 @@
 /**
  * Which resources of a preview or a state stand for a webhook or a registered domain, and what the
- * commands read of them. Both front doors count: the dynamic resources
+ * commands read of them. Both providers count: the dynamic resources
  * (`pulumi-nodejs:dynamic/service:Webhook`) and the provider plugin's (`service:index:Webhook`); a domain
  * is its DomainVerification step, which holds the domain_uuid. Only these members are read, through zod:
  * a secret member is never read, so it cannot be printed.

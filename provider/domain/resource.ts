@@ -113,7 +113,7 @@ export const VerificationOutputs = z.object({
 });
 export type VerificationOutputs = z.output<typeof VerificationOutputs>;
 
-/** The secret inputs and members of state of each step: each front door marks them secret. */
+/** The secret inputs and members of state of each step: the dynamic provider and the plugin both mark them secret. */
 export const REGISTRATION_SECRETS = secretsOf(RegistrationInputs, RegistrationOutputs);
 export const VERIFICATION_SECRETS = secretsOf(VerificationInputs, VerificationOutputs);
 /** How each step's check failures describe its inputs: the register token and connection are never quoted. */

@@ -1,5 +1,5 @@
 /**
- * The edge between a declared resource's lifecycle and the engine. Both front doors call through it (the
+ * The edge between a declared resource's lifecycle and the engine. The dynamic provider and the plugin both call through it (the
  * dynamic-provider host through the runtime contract, the provider plugin through CustomResource), so each
  * failure leaves this package the same way: one message, advice that fits the command that ran, no stack
  * trace unless asked for (errors/reported.ts).

@@ -17,7 +17,7 @@ import { VERSIONED_MEMBERS, type WebhookInputs, webhookInputsSchema } from "../w
 
 /**
  * The type tokens of the declared resources that the policies read as `role`: each resource's dynamic
- * token and the provider plugin's, so that a stack written with either front door gets the same checks.
+ * token and the provider plugin's, so that a stack written with either provider gets the same checks.
  */
 function tokensReadAs(role: PolicyRole): readonly string[] {
   const declared: readonly DeclaredResource[] = Object.values(registry);

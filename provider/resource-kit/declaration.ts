@@ -21,7 +21,7 @@ export function pluginToken(type: string): string {
 }
 
 /**
- * The properties of a resource that hold secrets or are derived from them. Both front doors mark them
+ * The properties of a resource that hold secrets or are derived from them. The dynamic provider and the plugin mark them
  * secret: the dynamic resource classes through `additionalSecretOutputs` and secret inputs, the provider
  * plugin by answering them as secrets; the schema marks them `secret: true`.
  */

@@ -40,7 +40,7 @@ export interface OptionName {
   readonly scale?: number;
 }
 
-/** One setting. Each name is absent where that front door cannot set it. */
+/** One setting. Each name is absent where that source (environment, stack config, client option) cannot set it. */
 export interface Setting {
   /** The SERVICE_* environment variable. */
   readonly env?: string;

@@ -130,7 +130,7 @@ export function isPending(state: WebhookState): boolean {
 
 /** What the declaration says of the inputs, the same on every API version. */
 const INPUTS = webhookInputsSchema("2.0");
-/** The secret inputs and members of state: each front door marks them secret, and so does the schema. */
+/** The secret inputs and members of state: the dynamic provider and the plugin both mark them secret, and so does the schema. */
 export const WEBHOOK_SECRETS = secretsOf(INPUTS, WebhookState);
 /** How diff compares each input, in the order declared. */
 export const INPUT_KINDS = inputKinds(INPUTS);

@@ -5,7 +5,8 @@
  * (sdk/python), told by the Pulumi.yaml written here to run this repository's plugin.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PYTHON_PULUMI_VERSION } from "../engine/pulumi-engine.mts";
 import type { BenchOrganization } from "./engine-stage.mts";
@@ -29,7 +30,15 @@ export function virtualenv(): string {
   if (!existsSync(join(VENV, "bin/pip"))) run("python3", ["-m", "venv", VENV]);
   const pip = join(VENV, "bin/pip");
   run(pip, ["install", "--quiet", `pulumi==${PYTHON_PULUMI_VERSION}`]);
-  run(pip, ["install", "--quiet", "--force-reinstall", "--no-deps", join(root, "sdk/python")]);
+  // From a copy: pip builds in the source folder (build/, *.egg-info), which must stay as committed, and
+  // which other end-to-end files read at the same time (test/e2e/sdk.test.ts).
+  const sdk = mkdtempSync(join(tmpdir(), "service-sdk-python-"));
+  try {
+    cpSync(join(root, "sdk/python"), sdk, { recursive: true });
+    run(pip, ["install", "--quiet", "--force-reinstall", "--no-deps", sdk]);
+  } finally {
+    rmSync(sdk, { recursive: true, force: true });
+  }
   installed = true;
   return VENV;
 }

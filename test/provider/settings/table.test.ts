@@ -1,5 +1,5 @@
 /**
- * One table declares every setting (provider/settings/table.ts): each front door's names derive from it
+ * One table declares every setting (provider/settings/table.ts): the names of each source of settings derive from it
  * (the environment's, stack config's, the provider plugin's configuration and schema, the docs'), a
  * resource's clients are shared only between identical settings, and a client's settings are resolved
  * once. Tested through what users and the engine see: `ENV`, `configure`, `clientFor` (and
@@ -59,7 +59,7 @@ describe("the names of each setting", () => {
     }
   });
 
-  it("of a new row appear at every front door at once: ENV, stack config, the plugin, the schema, the docs", async () => {
+  it("of a new row appear at every source at once: ENV, stack config, the plugin, the schema, the docs", async () => {
     const probe = {
       env: "SERVICE_PROBE_SECONDS",
       config: "probeSeconds",
