@@ -21,7 +21,7 @@ export default {
     "provider/domain/*-plan.ts",
     "provider/lifecycle/check.ts",
     "provider/lifecycle/unknowns.ts",
-    "provider/lifecycle/common-members.ts",
+    "provider/lifecycle/connection.ts",
     "provider/lifecycle/input-comparison.ts",
     "provider/lifecycle/refresh.ts",
     "provider/lifecycle/secret-hash.ts",

@@ -43,7 +43,7 @@ export default defineConfig({
       "test/provider/client/areas/sessions.test.ts",
       "test/contract/memo.test.ts",
       "test/contract/path.test.ts",
-      "test/contract/text.test.ts",
+      "test/contract/control-characters.test.ts",
       "test/contract/webhooks/requests.test.ts",
       "test/provider/context/secrets.test.ts",
       "test/contract/domains/verification-check.test.ts",

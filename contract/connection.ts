@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { type ConnectionInput as ConnectionShape, exactly } from "./common-types";
+import { safeString } from "./control-characters";
 import { LANGUAGES } from "./languages";
 import { isLoopback } from "./loopback";
 import { PLUGIN_PACKAGE } from "./pulumi-package";
-import { safeString } from "./text";
 import { API_VERSIONS } from "./versions";
 
 /**

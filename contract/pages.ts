@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { safeString } from "./control-characters";
 import { memoize } from "./memo";
-import { safeString } from "./text";
 import { type ApiVersion, type PageRule, VERSION_TRAITS } from "./versions";
 
 /**

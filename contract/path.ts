@@ -1,4 +1,4 @@
-import { controlCharacterProblem } from "./text";
+import { controlCharacterProblem } from "./control-characters";
 
 /**
  * Fills a route template such as `/v2/webhooks/{webhook_uuid}/deactivate`. Every parameter is

@@ -1,5 +1,5 @@
+import { controlCharacterProblem } from "../contract/control-characters";
 import type { FieldProblem } from "../contract/errors";
-import { controlCharacterProblem } from "../contract/text";
 
 /**
  * The first string in a request input (a JSON body, path parameters or query) that holds a control

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { controlCharacterProblem, safeString } from "../text";
+import { controlCharacterProblem, safeString } from "../control-characters";
 
 /**
  * The request rules of the domain routes (spec 4.3): a bare hostname, and the bodies of start and finish

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { safeString } from "../text";
+import { safeString } from "../control-characters";
 
 /**
  * The request rules of the SDK integration routes (spec 2.8, 4.3 and 5): authorize-user and the

@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { safeString } from "../control-characters";
 import type { SessionKind } from "../kinds";
 import { memoize } from "../memo";
 import { PageCursor, pageLimitSchema } from "../pages";
-import { safeString } from "../text";
 import { type ApiVersion, type ImageFlag, VERSION_TRAITS } from "../versions";
 
 /**

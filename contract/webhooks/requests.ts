@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { exactly } from "../common-types";
+import { controlCharacterProblem, safeString } from "../control-characters";
 import { hostnameProblem } from "../domains/requests";
 import { SESSION_KINDS } from "../kinds";
 import { memoize } from "../memo";
-import { controlCharacterProblem, safeString } from "../text";
 import { type ApiVersion, VERSION_TRAITS } from "../versions";
 import type { CanonicalFilter, WebhookCreateBody, WireFilter } from "./types";
 

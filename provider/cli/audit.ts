@@ -21,10 +21,10 @@ import {
   summaryOf,
 } from "./audit-model";
 import { type AuditDocument, auditMarkdown } from "./audit-render";
+import type { CommandIo } from "./command";
 import { type CredentialFlags, clientForStack, credentialFlags, namedStacks } from "./credentials";
 import { CliFailure, EXIT } from "./failure";
 import { adoptionLines, adoptionOf } from "./import-file";
-import type { CommandIo } from "./io";
 import { readInputText } from "./json-input";
 import { type Listing, listDomains, listWebhooks, organizationListed } from "./listing";
 import { exportStack, projectIn, stackConfig } from "./pulumi-cli";

@@ -8,8 +8,8 @@ import { createReadStream, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { z } from "zod";
 import { inEnglish } from "../../contract/issues";
+import type { CommandIo } from "./command";
 import { CliFailure } from "./failure";
-import type { CommandIo } from "./io";
 
 /** The most bytes a command reads from one file or from stdin: 256 MiB. */
 export const MAX_INPUT_BYTES = 256 * 1024 * 1024;

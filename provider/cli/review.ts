@@ -10,6 +10,7 @@ import { credentialKey } from "../lifecycle/clients";
 import { resolve as resolveSettings } from "../settings/resolve";
 import type { Settings } from "../settings/value";
 import { parseCommand } from "./args";
+import type { CommandIo } from "./command";
 import {
   BASE_URL_KEY,
   baseUrlSource,
@@ -20,7 +21,6 @@ import {
   TOKEN_KEY,
 } from "./credentials";
 import { CliFailure, EXIT } from "./failure";
-import type { CommandIo } from "./io";
 import { readInputText } from "./json-input";
 import { listWebhooks, organizationListed } from "./listing";
 import { filterViews } from "./objects";

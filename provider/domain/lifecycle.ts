@@ -14,7 +14,7 @@ import { contextKey, processContext, rememberSecret } from "../context/process";
 import { ConflictError, InvalidRequestError, RateLimitError } from "../errors/api";
 import { AmbiguousRequestError } from "../errors/transport";
 import { clientFor, hostOverrides } from "../lifecycle/clients";
-import { withCommonMembers } from "../lifecycle/common-members";
+import { withConnection } from "../lifecycle/connection";
 import { recordedCredentials, sameCredentials } from "../lifecycle/credentials-hash";
 import { forgetDomains } from "../lifecycle/listings";
 import type { ResourceProps } from "../lifecycle/methods";
@@ -39,6 +39,7 @@ import {
   registrationImportError,
   startUnconfirmedError,
 } from "./messages";
+import { type DomainRecord, domainRecord, registeredDomains } from "./registered-domains";
 import {
   noteRegisteredAtStart,
   RegistrationInputs,
@@ -49,7 +50,6 @@ import {
   VerificationOutputs,
   wasRegisteredAtStart,
 } from "./resource";
-import { type DomainRecord, domainRecord, registeredDomains } from "./wire";
 
 /** Where and how long the Domain's GET of its verification URL may go. */
 export interface VerificationFetchOptions {
@@ -114,7 +114,7 @@ async function createRegistration(
     throw error;
   }
   if (before) noteRegisteredAtStart(start.verifier);
-  const outs: RegistrationOutputs = withCommonMembers(
+  const outs: RegistrationOutputs = withConnection(
     {
       domainName: start.domain_name,
       url: start.url,
@@ -145,7 +145,7 @@ async function readRegistration(
   const client = clientFor(old, settings);
   const registered = (await registeredDomains(client)).some((d) => d.domainName === old.domainName);
   if (!registered && Date.parse(old.expiresAt) <= client.serverNow()) return {};
-  return refreshAnswer(id, props, old, () => withCommonMembers({ domainName: old.domainName }, old));
+  return refreshAnswer(id, props, old, () => withConnection({ domainName: old.domainName }, old));
 }
 
 async function updateRegistration(
@@ -154,7 +154,7 @@ async function updateRegistration(
   olds: ResourceProps,
   news: ResourceProps,
 ) {
-  return { outs: withCommonMembers(RegistrationOutputs.parse(olds), news) };
+  return { outs: withConnection(RegistrationOutputs.parse(olds), news) };
 }
 
 /** A registration has nothing to remove on the service: an unused link expires by itself. */
@@ -208,7 +208,7 @@ function outputsFor(
   client: ServiceClient,
   status: "registered" | "adopted",
 ): VerificationOutputs {
-  return withCommonMembers(
+  return withConnection(
     {
       domainUuid: domain.domainUuid,
       domainName: domain.domainName,
@@ -384,7 +384,7 @@ async function updateVerification(settings: Settings, id: string, olds: Resource
   }
   const timeout = (news.timeout as number | undefined) ?? old.timeout;
   return {
-    outs: withCommonMembers(
+    outs: withConnection(
       { ...old, timeout, credentialsHash: recordedCredentials(client.options, old.credentialsHash) },
       news,
     ),

@@ -201,7 +201,7 @@ async function checkRegistration(
   const warnings: { urn: string; message: string }[] = [];
   if (result.failures.length === 0 && olds.domainName !== news.domainName && !containsUnknown(news)) {
     // Loaded here: only a hostname new to its resource needs the client.
-    const { registeredAlready } = await import("./wire.js");
+    const { registeredAlready } = await import("./registered-domains.js");
     const found = await registeredAlready(result.inputs, settings);
     if (found) {
       const message = alreadyRegisteredNotice(

@@ -63,7 +63,7 @@ export function adviceFor(context: AdviceContext = "client"): SettingAdvice {
 export type SavedStateCommand = "pulumi destroy" | "pulumi refresh";
 
 /**
- * A resource's settings when `command` ran on the credentials saved in the stack (see context/call-origin.ts): a
+ * A resource's settings when `command` ran on the credentials saved in the stack (see context/saved-state.ts): a
  * token fixed since then reaches the provider only through `--run-program` (stack config), or once an
  * update has recorded it (the resource's own `connection`).
  */

@@ -121,7 +121,7 @@ export class WebhooksNotEnabledError extends ApiError {
 
 /**
  * A refused token's error with its next step worded by `advice`: the same answer, for when where it
- * surfaced changes what to do (a destroy on the credentials saved in state, see context/call-origin.ts).
+ * surfaced changes what to do (a destroy on the credentials saved in state, see context/saved-state.ts).
  */
 export function readvised(
   error: AuthenticationError | WebhooksNotEnabledError,

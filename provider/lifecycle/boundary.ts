@@ -4,7 +4,7 @@
  * failure leaves this package the same way: one message, advice that fits the command that ran, no stack
  * trace unless asked for (errors/reported.ts).
  */
-import { noteProgramCall, servingSavedState } from "../context/call-origin";
+import { noteProgramCall, servingSavedState } from "../context/saved-state";
 import { type SavedStateCommand, savedStateAdvice } from "../errors/advice";
 import { AuthenticationError, readvised, WebhooksNotEnabledError } from "../errors/api";
 import { asReported } from "../errors/reported";
@@ -31,7 +31,7 @@ function tokenSource(props: ResourceProps, settings: Settings): "connection" | "
 }
 
 /**
- * A refused token, on a Read or Delete of a process that serves saved state (context/call-origin.ts), advised for
+ * A refused token, on a Read or Delete of a process that serves saved state (context/saved-state.ts), advised for
  * that case: fixing the config alone changes nothing for `destroy` and `refresh`, which keep using what the
  * last update saved until they run with `--run-program`.
  */

@@ -4,8 +4,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
-import { noteProgramCall } from "../context/call-origin";
 import { requestCancel } from "../context/engine-cancel";
+import { noteProgramCall } from "../context/saved-state";
 import { DOMAIN_COMPONENT_TYPE } from "../domain/declaration";
 import type { DetailedDiff } from "../lifecycle/detailed-diff";
 import type { ResourceProps } from "../lifecycle/methods";

@@ -6,7 +6,7 @@
  */
 import { type ZodType, z } from "zod";
 import { AcceptLanguage, ApiVersionSchema, BaseUrl } from "../../contract/connection";
-import { safeString } from "../../contract/text";
+import { safeString } from "../../contract/control-characters";
 
 /**
  * The part of zod the settings' schemas use. Named member by member, not as zod's namespace object: a

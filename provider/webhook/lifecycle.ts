@@ -10,7 +10,7 @@ import { InvalidRequestError, NotFoundError } from "../errors/api";
 import { LifecycleError } from "../errors/lifecycle";
 import { AmbiguousRequestError } from "../errors/transport";
 import { clientFor } from "../lifecycle/clients";
-import { withCommonMembers } from "../lifecycle/common-members";
+import { withConnection } from "../lifecycle/connection";
 import { recordedCredentials, sameCredentials } from "../lifecycle/credentials-hash";
 import { forgetWebhooks } from "../lifecycle/listings";
 import type { ResourceProps } from "../lifecycle/methods";
@@ -88,7 +88,7 @@ export async function update(
   }
   return {
     outs: {
-      ...withCommonMembers(current, news),
+      ...withConnection(current, news),
       // An imported webhook's secret is recorded by its first update.
       secretKeyHash:
         current.secretKeyHash ??

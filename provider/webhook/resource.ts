@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ApiVersionSchema } from "../../contract/connection";
+import { safeString } from "../../contract/control-characters";
 import { memoize } from "../../contract/memo";
-import { safeString } from "../../contract/text";
 import { type ApiVersion, isApiVersion } from "../../contract/versions";
 import {
   canonicalFilters,

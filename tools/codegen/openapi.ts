@@ -84,7 +84,7 @@ const GENERATION_TAGS: Readonly<Record<ApiVersion, { name: string; description: 
 
 /**
  * A string without control characters (C0, DEL and C1): the sandbox refuses one in any string of a
- * request, path, query or body, the members a route ignores included (contract/text.ts).
+ * request, path, query or body, the members a route ignores included (contract/control-characters.ts).
  */
 const NO_CONTROL_CHARACTERS = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Domain } from "../../../contract/domains/responses";
-import { domainRecord } from "../../../provider/domain/wire";
+import { domainRecord } from "../../../provider/domain/registered-domains";
 
 describe("response shapes", () => {
   it("fill what the service left out: a domain's unnamed owner, and its creation time in either generation's name", () => {

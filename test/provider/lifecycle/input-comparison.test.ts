@@ -14,7 +14,7 @@ import * as fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
 import { FORM_FACTORS } from "../../../contract/webhooks/requests";
 import { clientFor } from "../../../provider/lifecycle/clients";
-import { withCommonMembers } from "../../../provider/lifecycle/common-members";
+import { withConnection } from "../../../provider/lifecycle/connection";
 import { credentialsHash } from "../../../provider/lifecycle/credentials-hash";
 import {
   canonicalBaseUrl,
@@ -259,7 +259,7 @@ const REGISTRATION: ResourceCase<RegistrationMeaning> = {
     .map((r) => ({ ...r.common, domainName: r.domainName })),
   spell: (m) => spellCommon(m).map((common) => ({ ...common, domainName: m.domainName })),
   stored: (inputs) =>
-    withCommonMembers(
+    withConnection(
       {
         domainName: inputs.domainName,
         url: `https://${inputs.domainName}/service_url_registration/v-1`,
@@ -296,7 +296,7 @@ const VERIFICATION: ResourceCase<VerificationMeaning> = {
       adopt: way.adopt ? false : undefined,
     })),
   stored: (inputs) =>
-    withCommonMembers(
+    withConnection(
       {
         domainUuid: "d-1",
         domainName: inputs.domainName,

@@ -6,8 +6,8 @@
 
 import type { ResourceProps } from "./methods";
 
-/** `base` with its common members replaced by those of `news` (absent ones dropped). */
-export function withCommonMembers<T extends object>(base: T, news: ResourceProps): T {
+/** `base` with its `connection` and `acceptLanguage` replaced by those of `news` (absent ones dropped). */
+export function withConnection<T extends object>(base: T, news: ResourceProps): T {
   const { connection: _c, acceptLanguage: _l, ...rest } = base as T & ResourceProps;
   return {
     ...rest,

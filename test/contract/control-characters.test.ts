@@ -1,7 +1,7 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { controlCharacterProblem, safeString } from "../../contract/control-characters";
 import { hostnameProblem } from "../../contract/domains/requests";
-import { controlCharacterProblem, safeString } from "../../contract/text";
 import { endpointProblem, secretKeySchema } from "../../contract/webhooks/requests";
 import { check as checkWith } from "../../provider/webhook/resource";
 import { endpoint, hostname, version } from "../helpers/arbitraries";
@@ -13,7 +13,7 @@ import { hookBody, useRegisteredWorld } from "../helpers/world";
 const { check } = underProvider({ check: checkWith });
 
 /**
- * The control-character rule is written once (contract/text.ts) and enforced by every request rule, by
+ * The control-character rule is written once (contract/control-characters.ts) and enforced by every request rule, by
  * check at preview and by the sandbox on the wire. These properties pin what it promises for every input,
  * not only for the handful of examples in the provider and sandbox tests; the other request rules' own
  * properties are in test/contract/webhooks/requests.test.ts and test/contract/domains/requests.test.ts.
