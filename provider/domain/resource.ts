@@ -177,9 +177,6 @@ export function markTold(topic: string): void {
  * hostname new to its registration, whether it is registered already.
  */
 
-const REGISTRATION_REPLACING: readonly string[] = fieldsWhere(RegistrationInputs, (facts) => facts.replaces);
-const VERIFICATION_REPLACING: readonly string[] = fieldsWhere(VerificationInputs, (facts) => facts.replaces);
-
 /**
  * Validates the hostname. For a hostname new to this resource (a new Domain, or another hostname), it
  * also asks the service once whether the organization already registered it: if so, the Domain will share
@@ -222,16 +219,28 @@ async function checkRegistration(
   return { ...result, warnings };
 }
 
-/** A new hostname needs a new registration; credentials and language change in place. */
-async function diffRegistration(settings: Settings, _id: string, olds: ResourceProps, news: ResourceProps) {
-  const stored = RegistrationOutputs.parse(olds);
-  const changed = changedInputs(inputKinds(RegistrationInputs), stored, news, fallbacksOf(settings));
-  return {
-    changes: changed.length > 0,
-    replaces: changed.filter((key) => REGISTRATION_REPLACING.includes(key)),
-    deleteBeforeReplace: false,
+/**
+ * The diff of a step declared by `inputs`: a change to an input whose facts say it replaces is a new
+ * step; every other change is in place.
+ */
+function declaredDiff(
+  inputs: z.ZodObject,
+  outputs: { parse(value: unknown): Readonly<Record<string, unknown>> },
+) {
+  const kinds = inputKinds(inputs);
+  const replacing = fieldsWhere(inputs, (facts) => facts.replaces);
+  return async (settings: Settings, _id: string, olds: ResourceProps, news: ResourceProps) => {
+    const changed = changedInputs(kinds, outputs.parse(olds), news, fallbacksOf(settings));
+    return {
+      changes: changed.length > 0,
+      replaces: changed.filter((key) => replacing.includes(key)),
+      deleteBeforeReplace: false,
+    };
   };
 }
+
+/** A new hostname needs a new registration; credentials and language change in place. */
+const diffRegistration = declaredDiff(RegistrationInputs, RegistrationOutputs);
 
 async function checkVerification(
   settings: Settings,
@@ -254,15 +263,7 @@ async function checkVerification(
 }
 
 /** Another hostname, verifier or adopt mode is another verification; `timeout` and credentials change in place. */
-async function diffVerification(settings: Settings, _id: string, olds: ResourceProps, news: ResourceProps) {
-  const stored = VerificationOutputs.parse(olds);
-  const changed = changedInputs(inputKinds(VerificationInputs), stored, news, fallbacksOf(settings));
-  return {
-    changes: changed.length > 0,
-    replaces: changed.filter((key) => VERIFICATION_REPLACING.includes(key)),
-    deleteBeforeReplace: false,
-  };
-}
+const diffVerification = declaredDiff(VerificationInputs, VerificationOutputs);
 
 /** DomainRegistration's check and diff, as its declaration loads them. */
 export const registrationPlan = { check: checkRegistration, diff: diffRegistration };
